@@ -1,0 +1,1 @@
+"""Benchmarks: each module prints its figures when run (`make bench` runs them all)."""

@@ -1,0 +1,1 @@
+"""The pure rules of the game: state, orders, turn resolution, spells, views."""

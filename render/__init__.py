@@ -1,0 +1,1 @@
+"""Pillow drawings of player views: boards, turn overlays, spell cards, tables, replays."""

@@ -1,0 +1,1 @@
+"""A local Discord-compatible server and scripted players for tests and the demo."""

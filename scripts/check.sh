@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Every check the project has, in the order that fails fastest. Exits non-zero on the first
+# failure. Used by `make test` and by .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=.venv/bin
+
+echo "== ruff lint"
+"$bin/ruff" check .
+echo "== ruff format"
+"$bin/ruff" format --check .
+echo "== mypy"
+"$bin/mypy"
+echo "== tests"
+"$bin/pytest" -q -p no:cacheprovider "$@"

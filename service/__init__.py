@@ -1,0 +1,1 @@
+"""The application layer between Discord and the engine: matches, deadlines, leagues."""

@@ -1,0 +1,127 @@
+"""Typed settings read from the environment and an optional `.env` file.
+
+Every key is documented in `.env.example`. A missing or malformed value raises `SettingsError`
+whose message is one line naming the key, so the entry point can print it instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+PROJECT_ROOT = Path(__file__).resolve().parent
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DATABASE_SCHEMES = ("sqlite", "postgresql", "postgres")
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    discord_token: str | None
+    database_url: str
+    log_level: str
+    test_guild_id: int | None
+    default_turn_hours: float
+    moderator_role: str | None
+    sandbox_turns: int
+
+    @property
+    def sandbox_mode(self) -> bool:
+        """With no token the bot runs against the local Discord sandbox."""
+        return self.discord_token is None
+
+
+def _blank_to_none(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def _parse_int(key: str, raw: str | None, *, minimum: int) -> int | None:
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SettingsError(f"{key} must be a whole number, got {raw!r}") from None
+    if value < minimum:
+        raise SettingsError(f"{key} must be at least {minimum}, got {value}")
+    return value
+
+
+def _parse_hours(key: str, raw: str | None, default: float) -> float:
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{key} must be a number of hours, got {raw!r}") from None
+    # A turn shorter than a minute cannot be played by humans; longer than two weeks stalls leagues.
+    if not 1 / 60 <= value <= 24 * 14:
+        raise SettingsError(f"{key} must be between 0.0167 (one minute) and 336 hours, got {raw}")
+    return value
+
+
+def _parse_database_url(key: str, raw: str | None) -> str:
+    if raw is None:
+        return f"sqlite:///{PROJECT_ROOT / 'var' / 'sanctum.db'}"
+    scheme, sep, rest = raw.partition("://")
+    if not sep or scheme not in DATABASE_SCHEMES or not rest:
+        raise SettingsError(
+            f"{key} must look like sqlite:///path/to/file.db or "
+            f"postgresql://user:password@host/dbname, got {raw!r}"
+        )
+    return raw
+
+
+def _parse_token(key: str, raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    # Bot tokens are three dot-separated base64 segments; catching a pasted client secret or
+    # application id here saves a confusing login failure later.
+    if raw.count(".") != 2 or any(c.isspace() for c in raw):
+        raise SettingsError(
+            f"{key} does not look like a bot token (three parts separated by dots); "
+            "copy it from the Bot page of your Discord application"
+        )
+    return raw
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, env_file: Path | None = None
+) -> Settings:
+    """Read settings; the process environment wins over `.env`."""
+    env_path = env_file if env_file is not None else PROJECT_ROOT / ".env"
+    values: dict[str, str | None] = {}
+    if env_path.is_file():
+        values.update(dotenv_values(env_path))
+    values.update(os.environ if environ is None else environ)
+
+    def get(key: str) -> str | None:
+        return _blank_to_none(values.get(key))
+
+    log_level = (get("SANCTUM_LOG_LEVEL") or "INFO").upper()
+    if log_level not in LOG_LEVELS:
+        raise SettingsError(f"SANCTUM_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+
+    return Settings(
+        discord_token=_parse_token("DISCORD_TOKEN", get("DISCORD_TOKEN")),
+        database_url=_parse_database_url("SANCTUM_DATABASE_URL", get("SANCTUM_DATABASE_URL")),
+        log_level=log_level,
+        test_guild_id=_parse_int("SANCTUM_TEST_GUILD_ID", get("SANCTUM_TEST_GUILD_ID"), minimum=1),
+        default_turn_hours=_parse_hours(
+            "SANCTUM_DEFAULT_TURN_HOURS", get("SANCTUM_DEFAULT_TURN_HOURS"), 24.0
+        ),
+        moderator_role=get("SANCTUM_MODERATOR_ROLE"),
+        sandbox_turns=_parse_int("SANCTUM_SANDBOX_TURNS", get("SANCTUM_SANDBOX_TURNS"), minimum=1)
+        or 12,
+    )

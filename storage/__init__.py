@@ -1,0 +1,1 @@
+"""The only code that speaks SQL: SQLite (default) and PostgreSQL behind one interface."""
