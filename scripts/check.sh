@@ -11,5 +11,8 @@ echo "== ruff format"
 "$bin/ruff" format --check .
 echo "== mypy"
 "$bin/mypy"
+echo "== PostgreSQL for the storage tests"
+SANCTUM_TEST_POSTGRES_URL="$(bash scripts/postgres.sh)"
+export SANCTUM_TEST_POSTGRES_URL
 echo "== tests"
 "$bin/pytest" -q -p no:cacheprovider "$@"

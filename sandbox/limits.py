@@ -1,0 +1,139 @@
+"""Discord's message limits, enforced so that a bot which overflows them fails here first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sandbox.errors import ApiError, field_error, invalid_form, merge_errors
+from sandbox.models import MessageFlag
+
+CONTENT_LIMIT = 2000
+EMBEDS_LIMIT = 10
+EMBED_TOTAL_LIMIT = 6000
+EMBED_FIELDS_LIMIT = 25
+ACTION_ROWS_LIMIT = 5
+ROW_WIDTH_LIMIT = 5
+SELECT_OPTIONS_LIMIT = 25
+CUSTOM_ID_LIMIT = 100
+BUTTON_LABEL_LIMIT = 80
+DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024
+FILES_LIMIT = 10
+AUTOCOMPLETE_CHOICES_LIMIT = 25
+
+_EMBED_TEXT_LIMITS: dict[tuple[str, ...], int] = {
+    ("title",): 256,
+    ("description",): 4096,
+    ("footer", "text"): 2048,
+    ("author", "name"): 256,
+}
+_SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+
+
+def _too_long(path: list[str | int], limit: int) -> dict[str, Any]:
+    return field_error(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+
+def _embed_errors(index: int, embed: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    errors: dict[str, Any] = {}
+    total = 0
+    for path, limit in _EMBED_TEXT_LIMITS.items():
+        node: Any = embed
+        for part in path:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, str):
+            total += len(node)
+            if len(node) > limit:
+                merge_errors(errors, _too_long(["embeds", index, *path], limit))
+    fields = embed.get("fields") or []
+    if len(fields) > EMBED_FIELDS_LIMIT:
+        merge_errors(errors, _too_long(["embeds", index, "fields"], EMBED_FIELDS_LIMIT))
+    for f_index, item in enumerate(fields):
+        name, value = str(item.get("name", "")), str(item.get("value", ""))
+        total += len(name) + len(value)
+        if not name or len(name) > 256:
+            merge_errors(errors, _too_long(["embeds", index, "fields", f_index, "name"], 256))
+        if not value or len(value) > 1024:
+            merge_errors(errors, _too_long(["embeds", index, "fields", f_index, "value"], 1024))
+    return errors, total
+
+
+def _component_errors(components: list[dict[str, Any]], v2: bool) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    if not v2 and len(components) > ACTION_ROWS_LIMIT:
+        merge_errors(errors, _too_long(["components"], ACTION_ROWS_LIMIT))
+    for r_index, row in enumerate(components):
+        if row.get("type") != 1:
+            continue
+        children = row.get("components") or []
+        if len(children) > ROW_WIDTH_LIMIT or (
+            any(c.get("type") in _SELECT_TYPES for c in children) and len(children) > 1
+        ):
+            merge_errors(
+                errors,
+                field_error(
+                    ["components", r_index, "components"],
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                ),
+            )
+        for c_index, child in enumerate(children):
+            path: list[str | int] = ["components", r_index, "components", c_index]
+            custom_id = child.get("custom_id")
+            if custom_id is not None and len(str(custom_id)) > CUSTOM_ID_LIMIT:
+                merge_errors(errors, _too_long([*path, "custom_id"], CUSTOM_ID_LIMIT))
+            label = child.get("label")
+            if label is not None and len(str(label)) > BUTTON_LABEL_LIMIT:
+                merge_errors(errors, _too_long([*path, "label"], BUTTON_LABEL_LIMIT))
+            options = child.get("options")
+            if options is not None and len(options) > SELECT_OPTIONS_LIMIT:
+                merge_errors(errors, _too_long([*path, "options"], SELECT_OPTIONS_LIMIT))
+    return errors
+
+
+def validate_message(
+    body: dict[str, Any],
+    file_sizes: list[int],
+    *,
+    attachment_limit: int,
+    require_body: bool = True,
+) -> None:
+    """Raise the ApiError Discord would answer for this message body, if any."""
+    errors: dict[str, Any] = {}
+    content = body.get("content")
+    if isinstance(content, str) and len(content) > CONTENT_LIMIT:
+        merge_errors(errors, _too_long(["content"], CONTENT_LIMIT))
+    embeds = body.get("embeds") or []
+    if len(embeds) > EMBEDS_LIMIT:
+        merge_errors(errors, _too_long(["embeds"], EMBEDS_LIMIT))
+    total = 0
+    for index, embed in enumerate(embeds):
+        embed_errors, size = _embed_errors(index, embed)
+        merge_errors(errors, embed_errors)
+        total += size
+    if total > EMBED_TOTAL_LIMIT:
+        merge_errors(
+            errors,
+            field_error(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size"),
+        )
+    v2 = bool(int(body.get("flags") or 0) & MessageFlag.IS_COMPONENTS_V2)
+    merge_errors(errors, _component_errors(body.get("components") or [], v2))
+    if len(file_sizes) > FILES_LIMIT:
+        merge_errors(errors, _too_long(["files"], FILES_LIMIT))
+    if errors:
+        raise invalid_form(errors)
+    if any(size > attachment_limit for size in file_sizes):
+        raise ApiError(413, 40005, "Request entity too large")
+    has_payload = bool(
+        content or embeds or body.get("components") or file_sizes or body.get("attachments")
+    )
+    if require_body and not has_payload and not body.get("poll") and not body.get("sticker_ids"):
+        raise ApiError(400, 50006, "Cannot send an empty message")
+
+
+def validate_choices(choices: list[dict[str, Any]]) -> None:
+    if len(choices) > AUTOCOMPLETE_CHOICES_LIMIT:
+        raise invalid_form(_too_long(["data", "choices"], AUTOCOMPLETE_CHOICES_LIMIT))
+    for index, choice in enumerate(choices):
+        name = str(choice.get("name", ""))
+        if not 1 <= len(name) <= 100:
+            raise invalid_form(_too_long(["data", "choices", index, "name"], 100))

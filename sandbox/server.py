@@ -1,0 +1,254 @@
+"""The Sandbox: an in-process Discord stand-in on 127.0.0.1, and its API for tests."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
+
+from aiohttp import web
+
+from sandbox.faults import FaultInjector, RateLimiter, RequestRecord
+from sandbox.gateway import Intent
+from sandbox.models import Channel, Guild, Message, User
+from sandbox.rest import RestApi
+from sandbox.state import SandboxState
+
+if TYPE_CHECKING:
+    from sandbox.players import ScriptedPlayer
+
+log = logging.getLogger(__name__)
+
+API_VERSION = 10
+DEFAULT_TOKEN = "sandbox-bot-token"
+
+
+class Sandbox:
+    """A local server speaking the subset of Discord's REST API and gateway a bot uses.
+
+    Use as ``async with Sandbox() as sandbox:``; it listens on an ephemeral port of 127.0.0.1.
+    Point discord.py at ``sandbox.api_base`` and ``sandbox.gateway_url`` and log in with
+    ``sandbox.token``.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_name: str = "Sandbox Bot",
+        privileged_intents: int = Intent.PRIVILEGED,
+        heartbeat_interval: float = 41.25,
+        ack_timeout: float = 3.0,
+        rate_limit: int = 50,
+        rate_window: float = 1.0,
+        attachment_dir: Path | None = None,
+    ) -> None:
+        self.state = SandboxState(
+            token=token,
+            bot_name=bot_name,
+            allowed_intents=privileged_intents,
+            heartbeat_interval_ms=int(heartbeat_interval * 1000),
+            ack_timeout=ack_timeout,
+        )
+        self.faults = FaultInjector()
+        self.rate_limiter = RateLimiter(rate_limit, rate_window)
+        self._rest = RestApi(
+            self.state,
+            self.faults,
+            self.rate_limiter,
+            gateway_url=lambda: self.gateway_url,
+            attachment_dir=attachment_dir,
+        )
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+
+    # lifecycle
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.state.gateway.handle)
+        app.router.add_get(
+            "/attachments/{channel_id}/{attachment_id}/{filename}", self._rest.attachment
+        )
+        app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self._rest.handle)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        self._port = sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        self.state.base_url = self.url
+        self.state.gateway.resume_url = self.gateway_url
+        log.info("sandbox listening on %s", self.url)
+
+    async def stop(self) -> None:
+        await self.state.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    # addresses for the client
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        """What to assign to ``discord.http.Route.BASE``."""
+        return f"{self.url}/api/v{API_VERSION}"
+
+    @property
+    def gateway_url(self) -> str:
+        """What to assign to ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``."""
+        return f"ws://127.0.0.1:{self._port}/gateway"
+
+    @property
+    def token(self) -> str:
+        return self.state.token
+
+    @property
+    def bot(self) -> User:
+        return self.state.bot
+
+    @property
+    def application_id(self) -> int:
+        return self.state.application_id
+
+    # world building
+
+    def create_guild(self, name: str = "Sandbox", *, owner: User | None = None) -> Guild:
+        return self.state.create_guild(name, owner)
+
+    def create_user(
+        self,
+        name: str,
+        *,
+        guild: Guild | None = None,
+        dms_open: bool = True,
+        manage_server: bool = False,
+    ) -> User:
+        """A person; with ``guild`` they join it (``manage_server`` makes them a moderator)."""
+        user = self.state.create_user(name, dms_open=dms_open)
+        if guild is not None:
+            self.state.add_member(guild, user, manage_server=manage_server)
+        return user
+
+    def add_member(self, guild: Guild, user: User, *, manage_server: bool = False) -> None:
+        self.state.add_member(guild, user, manage_server=manage_server)
+
+    def create_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
+        return self.state.create_channel(guild, name, topic=topic)
+
+    def set_dms_open(self, user: User, is_open: bool) -> None:
+        user.dms_open = is_open
+
+    def player(self, user: User, *, channel: Channel | None = None) -> ScriptedPlayer:
+        from sandbox.players import ScriptedPlayer
+
+        return ScriptedPlayer(self, user, channel=channel)
+
+    # reading
+
+    def channel(self, channel_id: int) -> Channel:
+        return self.state.channel(channel_id)
+
+    def channel_named(self, name: str, guild: Guild | None = None) -> Channel:
+        for channel in self.state.channels.values():
+            if channel.name == name and (guild is None or channel.guild_id == guild.id):
+                return channel
+        raise KeyError(name)
+
+    def dm_channel(self, user: User) -> Channel:
+        return self.state.dm_channel(user)
+
+    def messages(self, channel: Channel) -> list[Message]:
+        """Every live message in ``channel`` in order, ephemeral ones included."""
+        return self.state.channel_history(channel.id)
+
+    def visible_messages(self, user: User, channel: Channel) -> list[Message]:
+        """What ``user`` sees in ``channel``: others' ephemeral replies are left out."""
+        return self.state.visible_messages(user.id, channel)
+
+    def everything_visible_to(self, user: User) -> dict[int, list[Message]]:
+        """Channel id -> the messages ``user`` sees there, for every channel, thread and DM."""
+        out: dict[int, list[Message]] = {}
+        for channel in self.state.channels.values():
+            if self.state.can_view_channel(user.id, channel):
+                seen = self.state.visible_messages(user.id, channel)
+                if seen:
+                    out[channel.id] = seen
+        return out
+
+    def threads(self, channel: Channel) -> list[Channel]:
+        return self.state.threads_of(channel)
+
+    def can_view(self, user: User, channel: Channel) -> bool:
+        return self.state.can_view_channel(user.id, channel)
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        """Every REST request answered so far (method, path, status), oldest first."""
+        return self._rest.requests
+
+    def commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """The commands the bot registered, globally or for ``guild``."""
+        return [c.payload() for c in self.state.commands_for(guild.id if guild else None)]
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], Any],
+        *,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        what: str = "a condition",
+    ) -> Any:
+        return await self.state.wait_for(predicate, timeout, what)
+
+    # gateway control
+
+    @property
+    def bot_connected(self) -> bool:
+        return self.state.gateway.connected
+
+    async def wait_until_connected(self, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        await self.state.gateway.wait_connected(timeout)
+
+    def request_reconnect(self) -> None:
+        self.state.gateway.request_reconnect()
+
+    async def drop_connections(self, code: int = 4000) -> None:
+        await self.state.gateway.drop_connections(code)
+
+    def invalidate_sessions(self) -> None:
+        self.state.gateway.invalidate_sessions()
+
+    @property
+    def gateway_stats(self) -> dict[str, int]:
+        hub = self.state.gateway
+        return {
+            "identify": hub.identify_count,
+            "resume": hub.resume_count,
+            "heartbeats": hub.heartbeats,
+            "compressed_connections": hub.compressed_connections,
+            "sessions": len(hub.sessions),
+        }

@@ -1,0 +1,1025 @@
+"""Everything the sandbox knows, the changes the bot and the players make, and their payloads."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import mimetypes
+import re
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.errors import ApiError, SandboxTimeoutError, unknown
+from sandbox.gateway import GatewayHub, GatewaySession, Intent
+from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, validate_choices, validate_message
+from sandbox.models import (
+    ALL_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    JSON,
+    Attachment,
+    CallbackType,
+    Channel,
+    ChannelType,
+    Command,
+    Guild,
+    Interaction,
+    InteractionMeta,
+    InteractionType,
+    Member,
+    Message,
+    MessageFlag,
+    MessageType,
+    Permission,
+    Role,
+    User,
+)
+from sandbox.snowflake import SnowflakeGenerator, interaction_token, iso_timestamp, now_iso
+
+log = logging.getLogger(__name__)
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+FOLLOWUP_LIFETIME = 15 * 60.0
+_POLL_INTERVAL = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class Upload:
+    """A file a bot or a player sends: a name and its bytes."""
+
+    filename: str
+    data: bytes
+    description: str | None = None
+    content_type: str | None = None
+
+
+class SandboxState:
+    """The world: users, guilds, channels, messages, commands and interactions."""
+
+    def __init__(
+        self,
+        *,
+        token: str,
+        bot_name: str,
+        allowed_intents: int,
+        heartbeat_interval_ms: int,
+        ack_timeout: float,
+        attachment_limit: int = DEFAULT_ATTACHMENT_LIMIT,
+    ) -> None:
+        self.ids = SnowflakeGenerator()
+        self.token = token
+        self.base_url = ""
+        self.ack_timeout = ack_timeout
+        self.attachment_limit = attachment_limit
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.channel_messages: dict[int, list[int]] = {}
+        self.commands: dict[int, Command] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self._interactions_by_token: dict[str, Interaction] = {}
+        self._dm_by_user: dict[int, int] = {}
+        # Files attached to slash command options belong to no message until the bot posts them.
+        self.loose_attachments: dict[int, Attachment] = {}
+        self._changed = asyncio.Event()
+        self._command_version = 0
+        self.bot = self.create_user(bot_name, bot=True)
+        self.application_id = self.bot.id
+        self.gateway = GatewayHub(
+            token_ok=self.token_ok,
+            initial_events=self._initial_events,
+            guild_members=self._guild_member_payloads,
+            allowed_intents=allowed_intents,
+            heartbeat_interval_ms=heartbeat_interval_ms,
+            on_change=self.notify,
+        )
+
+    # change notification
+
+    def notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:  # noqa: ASYNC109
+        """Wait until ``predicate()`` is truthy and return it, or raise SandboxTimeoutError."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise SandboxTimeoutError(f"timed out after {timeout:.1f}s waiting for {what}")
+            event = self._changed
+            # Predicates may read the bot's own state too, which never notifies: poll as well.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), min(remaining, _POLL_INTERVAL))
+
+    def token_ok(self, token: str) -> bool:
+        return secrets.compare_digest(token.removeprefix("Bot "), self.token)
+
+    # world building
+
+    def create_user(self, name: str, *, bot: bool = False, dms_open: bool = True) -> User:
+        user = User(id=self.ids.next(), name=name, bot=bot, dms_open=dms_open)
+        self.users[user.id] = user
+        return user
+
+    def create_guild(self, name: str, owner: User | None = None) -> Guild:
+        guild_id = self.ids.next()
+        owner_id = owner.id if owner is not None else self.bot.id
+        guild = Guild(id=guild_id, name=name, owner_id=owner_id)
+        guild.roles[guild_id] = Role(guild_id, "@everyone", int(EVERYONE_PERMISSIONS))
+        bot_role = Role(self.ids.next(), self.bot.name, int(Permission.ADMINISTRATOR), 1, True)
+        guild.roles[bot_role.id] = bot_role
+        self.guilds[guild_id] = guild
+        guild.members[self.bot.id] = Member(self.bot.id, [bot_role.id], now_iso())
+        if owner is not None:
+            guild.members[owner.id] = Member(owner.id, [], now_iso())
+        # A guild joined while online comes without "unavailable": discord.py reads it as a join.
+        joined = {k: v for k, v in self.guild_payload(guild).items() if k != "unavailable"}
+        self.gateway.dispatch("GUILD_CREATE", joined, intent=Intent.GUILDS)
+        self.notify()
+        return guild
+
+    def moderator_role(self, guild: Guild) -> Role:
+        for role in guild.roles.values():
+            if role.name == "Moderator":
+                return role
+        role = Role(self.ids.next(), "Moderator", int(Permission.MANAGE_GUILD), 2)
+        guild.roles[role.id] = role
+        return role
+
+    def add_member(self, guild: Guild, user: User, *, manage_server: bool = False) -> Member:
+        roles = [self.moderator_role(guild).id] if manage_server else []
+        member = Member(user.id, roles, now_iso())
+        guild.members[user.id] = member
+        payload = {**self.member_payload(guild, user.id), "guild_id": str(guild.id)}
+        self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intent=Intent.GUILD_MEMBERS)
+        self.notify()
+        return member
+
+    def create_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
+        channel = Channel(
+            id=self.ids.next(),
+            type=ChannelType.TEXT,
+            name=name,
+            guild_id=guild.id,
+            position=len(guild.channel_ids),
+            topic=topic,
+        )
+        self._add_channel(channel)
+        guild.channel_ids.append(channel.id)
+        self.gateway.dispatch("CHANNEL_CREATE", self.channel_payload(channel), intent=Intent.GUILDS)
+        self.notify()
+        return channel
+
+    def _add_channel(self, channel: Channel) -> None:
+        self.channels[channel.id] = channel
+        self.channel_messages[channel.id] = []
+
+    def dm_channel(self, user: User) -> Channel:
+        channel_id = self._dm_by_user.get(user.id)
+        if channel_id is not None:
+            return self.channels[channel_id]
+        channel = Channel(id=self.ids.next(), type=ChannelType.DM, name=None, recipient_id=user.id)
+        self._add_channel(channel)
+        self._dm_by_user[user.id] = channel.id
+        return channel
+
+    # lookups
+
+    def user(self, user_id: int | str) -> User:
+        try:
+            return self.users[int(user_id)]
+        except (KeyError, ValueError):
+            raise unknown("User", 10013) from None
+
+    def guild(self, guild_id: int | str) -> Guild:
+        try:
+            return self.guilds[int(guild_id)]
+        except (KeyError, ValueError):
+            raise unknown("Guild", 10004) from None
+
+    def channel(self, channel_id: int | str) -> Channel:
+        try:
+            return self.channels[int(channel_id)]
+        except (KeyError, ValueError):
+            raise unknown("Channel", 10003) from None
+
+    def message(self, channel_id: int | str, message_id: int | str) -> Message:
+        try:
+            msg = self.messages[int(message_id)]
+        except (KeyError, ValueError):
+            raise unknown("Message", 10008) from None
+        if msg.channel_id != int(channel_id) or msg.deleted:
+            raise unknown("Message", 10008)
+        return msg
+
+    def channel_history(self, channel_id: int) -> list[Message]:
+        found = (self.messages[i] for i in self.channel_messages.get(channel_id, []))
+        return [m for m in found if not m.deleted]
+
+    def threads_of(self, channel: Channel) -> list[Channel]:
+        return [c for c in self.channels.values() if c.is_thread and c.parent_id == channel.id]
+
+    # visibility
+
+    def can_view_channel(self, user_id: int, channel: Channel) -> bool:
+        if user_id == self.bot.id:
+            return True
+        if channel.type is ChannelType.DM:
+            return channel.recipient_id == user_id
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is None or user_id not in guild.members:
+            return False
+        if channel.type is ChannelType.PRIVATE_THREAD:
+            perms = guild.permissions_of(user_id)
+            return user_id in channel.member_ids or bool(perms & Permission.MANAGE_THREADS)
+        return True
+
+    def can_see(self, user_id: int, message: Message) -> bool:
+        if message.deleted:
+            return False
+        if message.ephemeral_for is not None and message.ephemeral_for != user_id:
+            return False
+        return self.can_view_channel(user_id, self.channels[message.channel_id])
+
+    def visible_messages(self, user_id: int, channel: Channel) -> list[Message]:
+        return [m for m in self.channel_history(channel.id) if self.can_see(user_id, m)]
+
+    # payloads
+
+    def member_payload(self, guild: Guild, user_id: int, *, permissions: bool = False) -> JSON:
+        member = guild.members[user_id]
+        out: JSON = {
+            "user": self.users[user_id].payload(),
+            "nick": member.nick,
+            "avatar": None,
+            "banner": None,
+            "roles": [str(r) for r in member.role_ids],
+            "joined_at": member.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if permissions:
+            out["permissions"] = str(guild.permissions_of(user_id))
+        return out
+
+    def _guild_member_payloads(self, guild_id: int) -> list[JSON]:
+        guild = self.guilds.get(guild_id)
+        if guild is None:
+            return []
+        return [self.member_payload(guild, uid) for uid in guild.members]
+
+    def thread_member_payload(self, thread: Channel, user_id: int) -> JSON:
+        return {
+            "id": str(thread.id),
+            "user_id": str(user_id),
+            "join_timestamp": now_iso(),
+            "flags": 0,
+        }
+
+    def channel_payload(self, channel: Channel) -> JSON:
+        out: JSON = {"id": str(channel.id), "type": int(channel.type), "flags": 0}
+        out["last_message_id"] = str(channel.last_message_id) if channel.last_message_id else None
+        if channel.type is ChannelType.DM:
+            recipient = self.users[channel.recipient_id or 0]
+            out["recipients"] = [recipient.payload()]
+            return out
+        out.update(
+            {
+                "guild_id": str(channel.guild_id),
+                "name": channel.name,
+                "parent_id": str(channel.parent_id) if channel.parent_id else None,
+                "rate_limit_per_user": 0,
+                "nsfw": False,
+            }
+        )
+        if channel.is_thread:
+            out.update(
+                {
+                    "owner_id": str(channel.owner_id),
+                    "message_count": channel.message_count,
+                    "total_message_sent": channel.message_count,
+                    "member_count": min(len(channel.member_ids), 50),
+                    "thread_metadata": {
+                        "archived": channel.archived,
+                        "auto_archive_duration": channel.auto_archive_duration,
+                        "archive_timestamp": iso_timestamp(channel.id),
+                        "locked": channel.locked,
+                        "invitable": channel.invitable,
+                        "create_timestamp": iso_timestamp(channel.id),
+                    },
+                }
+            )
+            if self.bot.id in channel.member_ids:
+                out["member"] = self.thread_member_payload(channel, self.bot.id)
+        else:
+            out.update(
+                {
+                    "position": channel.position,
+                    "permission_overwrites": [],
+                    "topic": channel.topic,
+                    "default_auto_archive_duration": 1440,
+                }
+            )
+        return out
+
+    def guild_payload(self, guild: Guild) -> JSON:
+        channels = [self.channels[c] for c in guild.channel_ids]
+        threads = [
+            c
+            for c in self.channels.values()
+            if c.is_thread and c.guild_id == guild.id and not c.archived
+        ]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in guild.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "joined_at": guild.members[self.bot.id].joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(guild.members),
+            "voice_states": [],
+            "members": self._guild_member_payloads(guild.id),
+            "channels": [self.channel_payload(c) for c in channels],
+            "threads": [self.channel_payload(t) for t in threads],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+        }
+
+    def message_payload(self, msg: Message, *, gateway: bool = False) -> JSON:
+        author = self.users[msg.author_id]
+        out: JSON = {
+            "id": str(msg.id),
+            "channel_id": str(msg.channel_id),
+            "type": int(msg.type),
+            "author": author.payload(),
+            "content": msg.content,
+            "timestamp": msg.timestamp,
+            "edited_timestamp": msg.edited_timestamp,
+            "tts": msg.tts,
+            "mention_everyone": False,
+            "mentions": [self.users[u].payload() for u in msg.mention_ids if u in self.users],
+            "mention_roles": [],
+            "attachments": [a.payload(self.base_url, msg.channel_id) for a in msg.attachments],
+            "embeds": msg.embeds,
+            "components": msg.components,
+            "pinned": False,
+            "flags": msg.flags,
+        }
+        if msg.nonce is not None:
+            out["nonce"] = msg.nonce
+        if msg.webhook_id is not None:
+            out["webhook_id"] = str(msg.webhook_id)
+        if msg.application_id is not None:
+            out["application_id"] = str(msg.application_id)
+        if msg.interaction is not None:
+            out["interaction_metadata"] = self._interaction_meta_payload(msg.interaction)
+        if msg.reference_message_id is not None:
+            out["message_reference"] = {
+                "type": 0,
+                "message_id": str(msg.reference_message_id),
+                "channel_id": str(msg.channel_id),
+            }
+            ref = self.messages.get(msg.reference_message_id)
+            if ref is not None and not ref.deleted:
+                out["referenced_message"] = self.message_payload(ref)
+        if msg.thread_id is not None and msg.thread_id in self.channels:
+            out["thread"] = self.channel_payload(self.channels[msg.thread_id])
+        if gateway and msg.guild_id is not None:
+            out["guild_id"] = str(msg.guild_id)
+            guild = self.guilds[msg.guild_id]
+            if msg.author_id in guild.members and msg.webhook_id is None:
+                member = self.member_payload(guild, msg.author_id)
+                member.pop("user")
+                out["member"] = member
+        return out
+
+    def _interaction_meta_payload(self, meta: InteractionMeta) -> JSON:
+        owner = {"0": str(meta.guild_id)} if meta.guild_id else {"1": str(meta.user_id)}
+        out: JSON = {
+            "id": str(meta.id),
+            "type": int(meta.type),
+            "user": self.users[meta.user_id].payload(),
+            "authorizing_integration_owners": owner,
+        }
+        if meta.name is not None:
+            out["name"] = meta.name
+        if meta.original_response_message_id is not None:
+            out["original_response_message_id"] = str(meta.original_response_message_id)
+        if meta.interacted_message_id is not None:
+            out["interacted_message_id"] = str(meta.interacted_message_id)
+        return out
+
+    def message_payload_for_bot(self, msg: Message) -> tuple[JSON, JSON | None]:
+        """The gateway payload, and the one for a bot without the message content intent.
+
+        Discord blanks content, embeds, attachments and components of guild messages unless the
+        bot wrote them or is mentioned; DMs always carry content.
+        """
+        full = self.message_payload(msg, gateway=True)
+        exempt = (
+            msg.guild_id is None or msg.author_id == self.bot.id or self.bot.id in msg.mention_ids
+        )
+        if exempt:
+            return full, None
+        return full, {**full, "content": "", "embeds": [], "attachments": [], "components": []}
+
+    def _initial_events(self, session: GatewaySession) -> list[tuple[str, JSON]]:
+        ready: JSON = {
+            "v": 10,
+            "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "private_channels": [],
+            "relationships": [],
+            "application": {"id": str(self.application_id), "flags": 0},
+            "shard": [0, 1],
+        }
+        events: list[tuple[str, JSON]] = [("READY", ready)]
+        if session.has(Intent.GUILDS):
+            events += [("GUILD_CREATE", self.guild_payload(g)) for g in self.guilds.values()]
+        return events
+
+    # messages
+
+    def _mentions(self, content: str) -> list[int]:
+        found = [int(m) for m in _MENTION.findall(content)]
+        return [u for u in dict.fromkeys(found) if u in self.users]
+
+    def make_attachments(self, uploads: Iterable[Upload]) -> list[Attachment]:
+        out = []
+        for upload in uploads:
+            content_type = upload.content_type or mimetypes.guess_type(upload.filename)[0]
+            out.append(
+                Attachment(
+                    id=self.ids.next(),
+                    filename=upload.filename,
+                    data=upload.data,
+                    content_type=content_type,
+                    description=upload.description,
+                )
+            )
+        return out
+
+    def _store_message(self, msg: Message) -> Message:
+        channel = self.channels[msg.channel_id]
+        self.messages[msg.id] = msg
+        self.channel_messages[channel.id].append(msg.id)
+        channel.last_message_id = msg.id
+        if channel.is_thread:
+            channel.message_count += 1
+        if not msg.ephemeral:
+            full, redacted = self.message_payload_for_bot(msg)
+            intent = Intent.DIRECT_MESSAGES if msg.guild_id is None else Intent.GUILD_MESSAGES
+            self.gateway.dispatch("MESSAGE_CREATE", full, intent=intent, without_content=redacted)
+        self.notify()
+        return msg
+
+    def _dispatch_update(self, msg: Message) -> None:
+        if msg.ephemeral:
+            return
+        full, redacted = self.message_payload_for_bot(msg)
+        intent = Intent.DIRECT_MESSAGES if msg.guild_id is None else Intent.GUILD_MESSAGES
+        self.gateway.dispatch("MESSAGE_UPDATE", full, intent=intent, without_content=redacted)
+
+    def post_user_message(
+        self,
+        user: User,
+        channel: Channel,
+        content: str,
+        *,
+        files: Iterable[Upload] = (),
+        reply_to: Message | None = None,
+    ) -> Message:
+        """A person typing into a channel, thread or DM (DMs always go to the bot)."""
+        if not self.can_view_channel(user.id, channel):
+            raise ApiError(403, 50001, "Missing Access")
+        if channel.is_thread and channel.locked:
+            raise ApiError(403, 50083, "Thread is archived")
+        uploads = list(files)
+        validate_message(
+            {"content": content}, [len(u.data) for u in uploads], attachment_limit=10**12
+        )
+        self._unarchive(channel)
+        if channel.type is ChannelType.PUBLIC_THREAD and user.id not in channel.member_ids:
+            # Posting in a public thread joins it, as in the Discord client.
+            self.add_thread_member(channel, user)
+        msg = Message(
+            id=self.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=user.id,
+            content=content,
+            attachments=self.make_attachments(uploads),
+            mention_ids=self._mentions(content),
+            type=MessageType.REPLY if reply_to is not None else MessageType.DEFAULT,
+            reference_message_id=reply_to.id if reply_to is not None else None,
+        )
+        return self._store_message(msg)
+
+    def _unarchive(self, channel: Channel) -> None:
+        if channel.is_thread and channel.archived:
+            channel.archived = False
+            self.gateway.dispatch(
+                "THREAD_UPDATE", self.channel_payload(channel), intent=Intent.GUILDS
+            )
+
+    def bot_message(
+        self,
+        channel: Channel,
+        body: JSON,
+        uploads: list[Upload],
+        *,
+        ephemeral_for: int | None = None,
+        interaction: InteractionMeta | None = None,
+        msg_type: MessageType = MessageType.DEFAULT,
+        extra_flags: int = 0,
+        validate: bool = True,
+    ) -> Message:
+        if validate:
+            validate_message(
+                body, [len(u.data) for u in uploads], attachment_limit=self.attachment_limit
+            )
+        if channel.type is ChannelType.DM and interaction is None:
+            recipient = self.users[channel.recipient_id or 0]
+            if not recipient.dms_open or recipient.bot:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+        if channel.is_thread and channel.locked:
+            raise ApiError(403, 50083, "Thread is archived")
+        self._unarchive(channel)
+        content = str(body.get("content") or "")
+        flags = int(body.get("flags") or 0) | extra_flags
+        if ephemeral_for is not None:
+            flags |= MessageFlag.EPHEMERAL
+        reference = body.get("message_reference") or {}
+        reference_id = int(reference["message_id"]) if reference.get("message_id") else None
+        if reference_id is not None and msg_type is MessageType.DEFAULT:
+            msg_type = MessageType.REPLY
+        msg = Message(
+            id=self.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author_id=self.bot.id,
+            content=content,
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            attachments=self.make_attachments(uploads),
+            flags=flags,
+            type=msg_type,
+            ephemeral_for=ephemeral_for,
+            interaction=interaction,
+            webhook_id=self.application_id if interaction is not None else None,
+            application_id=self.application_id if interaction is not None else None,
+            reference_message_id=reference_id,
+            mention_ids=self._mentions(content),
+            nonce=body.get("nonce"),
+            tts=bool(body.get("tts")),
+        )
+        return self._store_message(msg)
+
+    def edit_message(self, msg: Message, body: JSON, uploads: list[Upload]) -> Message:
+        validate_message(
+            body,
+            [len(u.data) for u in uploads],
+            attachment_limit=self.attachment_limit,
+            require_body=False,
+        )
+        if "content" in body:
+            msg.content = str(body["content"] or "")
+            msg.mention_ids = self._mentions(msg.content)
+        if "embeds" in body:
+            msg.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            msg.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            keep = msg.flags & (MessageFlag.EPHEMERAL | MessageFlag.HAS_THREAD)
+            msg.flags = int(body["flags"]) | keep
+        if "attachments" in body and body["attachments"] is not None:
+            kept_ids = {int(a["id"]) for a in body["attachments"] if "filename" not in a}
+            kept = [a for a in msg.attachments if a.id in kept_ids]
+            msg.attachments = kept + self.make_attachments(uploads)
+        elif uploads:
+            msg.attachments = msg.attachments + self.make_attachments(uploads)
+        msg.flags &= ~MessageFlag.LOADING
+        msg.edited_timestamp = now_iso()
+        self._dispatch_update(msg)
+        self.notify()
+        return msg
+
+    def delete_message(self, msg: Message) -> None:
+        msg.deleted = True
+        if not msg.ephemeral:
+            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if msg.guild_id is not None:
+                data["guild_id"] = str(msg.guild_id)
+            intent = Intent.DIRECT_MESSAGES if msg.guild_id is None else Intent.GUILD_MESSAGES
+            self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
+        self.notify()
+
+    # threads
+
+    def create_thread(
+        self,
+        parent: Channel,
+        name: str,
+        *,
+        owner: User,
+        private: bool,
+        from_message: Message | None = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+    ) -> Channel:
+        if parent.type is not ChannelType.TEXT:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if not 1 <= len(name) <= 100:
+            raise ApiError(400, 50035, "Invalid Form Body")
+        if from_message is not None and from_message.thread_id is not None:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        thread_id = from_message.id if from_message is not None else self.ids.next()
+        thread = Channel(
+            id=thread_id,
+            type=ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            member_ids=[owner.id],
+            auto_archive_duration=auto_archive_duration,
+            invitable=invitable,
+        )
+        self._add_channel(thread)
+        payload = {**self.channel_payload(thread), "newly_created": True}
+        self.gateway.dispatch("THREAD_CREATE", payload, intent=Intent.GUILDS)
+        if from_message is not None:
+            from_message.thread_id = thread.id
+            from_message.flags |= MessageFlag.HAS_THREAD
+            self._dispatch_update(from_message)
+        self.notify()
+        return thread
+
+    def add_thread_member(self, thread: Channel, user: User) -> None:
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if user.id in thread.member_ids:
+            return
+        guild = self.guilds[thread.guild_id or 0]
+        if user.id not in guild.members:
+            raise unknown("Member", 10007)
+        thread.member_ids.append(user.id)
+        self._dispatch_thread_members(thread, added=[user.id], removed=[])
+        self.notify()
+
+    def remove_thread_member(self, thread: Channel, user: User) -> None:
+        if user.id in thread.member_ids:
+            thread.member_ids.remove(user.id)
+            self._dispatch_thread_members(thread, added=[], removed=[user.id])
+            self.notify()
+
+    def _dispatch_thread_members(
+        self, thread: Channel, *, added: list[int], removed: list[int]
+    ) -> None:
+        guild = self.guilds[thread.guild_id or 0]
+        added_payloads = []
+        for uid in added:
+            item = self.thread_member_payload(thread, uid)
+            item["member"] = self.member_payload(guild, uid)
+            item["presence"] = None
+            added_payloads.append(item)
+        data: JSON = {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild_id),
+            "member_count": min(len(thread.member_ids), 50),
+            "added_members": added_payloads,
+            "removed_member_ids": [str(u) for u in removed],
+        }
+        self.gateway.dispatch("THREAD_MEMBERS_UPDATE", data, intent=Intent.GUILDS)
+
+    def update_channel(self, channel: Channel, body: JSON) -> Channel:
+        if body.get("name"):
+            channel.name = str(body["name"])
+        if "topic" in body and not channel.is_thread:
+            channel.topic = body["topic"]
+        if channel.is_thread:
+            for key in ("archived", "locked", "invitable"):
+                if key in body and body[key] is not None:
+                    setattr(channel, key, bool(body[key]))
+            if body.get("auto_archive_duration"):
+                channel.auto_archive_duration = int(body["auto_archive_duration"])
+        event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
+        self.gateway.dispatch(event, self.channel_payload(channel), intent=Intent.GUILDS)
+        self.notify()
+        return channel
+
+    # commands
+
+    def set_commands(self, guild_id: int | None, payloads: list[JSON]) -> list[Command]:
+        """Bulk overwrite: keep ids of commands that survive (matched by name and type)."""
+        existing = {(c.name, c.type): c for c in self.commands.values() if c.guild_id == guild_id}
+        for command in existing.values():
+            del self.commands[command.id]
+        out = []
+        for data in payloads:
+            self._command_version += 1
+            key = (str(data["name"]), int(data.get("type", 1)))
+            old = existing.get(key)
+            command = Command(
+                id=old.id if old is not None else self.ids.next(),
+                application_id=self.application_id,
+                guild_id=guild_id,
+                data=dict(data),
+                version=self._command_version,
+            )
+            self.commands[command.id] = command
+            out.append(command)
+        self.notify()
+        return out
+
+    def upsert_command(self, guild_id: int | None, data: JSON) -> Command:
+        others = [
+            c.payload()
+            for c in self.commands.values()
+            if c.guild_id == guild_id
+            and (c.name, c.type) != (data["name"], int(data.get("type", 1)))
+        ]
+        self.set_commands(guild_id, [*others, data])
+        return next(
+            c for c in self.commands.values() if c.guild_id == guild_id and c.name == data["name"]
+        )
+
+    def commands_for(self, guild_id: int | None) -> list[Command]:
+        return [c for c in self.commands.values() if c.guild_id == guild_id]
+
+    def find_command(self, name: str, guild_id: int | None) -> Command | None:
+        """The command a user sees under ``name`` (guild commands win over global ones)."""
+        for scope in ([guild_id] if guild_id is not None else []) + [None]:
+            for command in self.commands.values():
+                if command.guild_id == scope and command.name == name and command.type == 1:
+                    return command
+        return None
+
+    # interactions
+
+    def start_interaction(
+        self,
+        user: User,
+        channel: Channel,
+        kind: InteractionType,
+        data: JSON,
+        *,
+        command_name: str | None = None,
+        source: Message | None = None,
+    ) -> Interaction:
+        interaction_id = self.ids.next()
+        interaction = Interaction(
+            id=interaction_id,
+            token=interaction_token(interaction_id),
+            type=kind,
+            user_id=user.id,
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            data=data,
+            created_at=asyncio.get_running_loop().time(),
+            command_name=command_name,
+            source_message_id=source.id if source is not None else None,
+        )
+        self.interactions[interaction.id] = interaction
+        self._interactions_by_token[interaction.token] = interaction
+        self.gateway.dispatch("INTERACTION_CREATE", self.interaction_payload(interaction))
+        self.notify()
+        return interaction
+
+    def interaction_payload(self, interaction: Interaction) -> JSON:
+        channel = self.channels[interaction.channel_id]
+        user = self.users[interaction.user_id]
+        out: JSON = {
+            "id": str(interaction.id),
+            "application_id": str(self.application_id),
+            "type": int(interaction.type),
+            "data": interaction.data,
+            "channel_id": str(channel.id),
+            "channel": self.channel_payload(channel),
+            "token": interaction.token,
+            "version": 1,
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": self.attachment_limit,
+        }
+        if interaction.guild_id is not None:
+            guild = self.guilds[interaction.guild_id]
+            out["guild_id"] = str(guild.id)
+            out["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
+            out["guild_locale"] = "en-US"
+            out["member"] = self.member_payload(guild, user.id, permissions=True)
+            out["app_permissions"] = str(guild.permissions_of(self.bot.id))
+            out["authorizing_integration_owners"] = {"0": str(guild.id)}
+            out["context"] = 0
+        else:
+            out["user"] = user.payload()
+            out["app_permissions"] = str(ALL_PERMISSIONS)
+            out["authorizing_integration_owners"] = {"1": str(user.id)}
+            out["context"] = 1
+        if interaction.source_message_id is not None:
+            source = self.messages[interaction.source_message_id]
+            out["message"] = self.message_payload(source, gateway=True)
+        return out
+
+    def interaction_by_id(self, interaction_id: int | str, token: str) -> Interaction:
+        try:
+            interaction = self.interactions[int(interaction_id)]
+        except (KeyError, ValueError):
+            raise unknown("interaction", 10062) from None
+        if not secrets.compare_digest(interaction.token, token):
+            raise unknown("interaction", 10062)
+        return interaction
+
+    def interaction_by_token(self, application_id: int | str, token: str) -> Interaction:
+        interaction = self._interactions_by_token.get(token)
+        if interaction is None or str(application_id) != str(self.application_id):
+            raise unknown("Webhook", 10015)
+        age = asyncio.get_running_loop().time() - interaction.created_at
+        if age > FOLLOWUP_LIFETIME or not interaction.is_acknowledged:
+            raise unknown("Webhook", 10015)
+        return interaction
+
+    def _meta(self, interaction: Interaction) -> InteractionMeta:
+        return InteractionMeta(
+            id=interaction.id,
+            type=interaction.type,
+            user_id=interaction.user_id,
+            name=interaction.command_name,
+            guild_id=interaction.guild_id,
+            original_response_message_id=interaction.original_message_id,
+            interacted_message_id=interaction.source_message_id,
+        )
+
+    def interaction_callback(
+        self, interaction: Interaction, body: JSON, uploads: list[Upload]
+    ) -> JSON:
+        age = asyncio.get_running_loop().time() - interaction.created_at
+        if interaction.is_acknowledged:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if age > self.ack_timeout:
+            raise unknown("interaction", 10062)
+        try:
+            kind = CallbackType(int(body["type"]))
+        except (KeyError, ValueError):
+            raise ApiError(400, 50035, "Invalid Form Body") from None
+        data: JSON = body.get("data") or {}
+        channel = self.channels[interaction.channel_id]
+        is_component = interaction.type in (
+            InteractionType.MESSAGE_COMPONENT,
+            InteractionType.MODAL_SUBMIT,
+        ) and (interaction.source_message_id is not None)
+        is_autocomplete = interaction.type is InteractionType.AUTOCOMPLETE
+        if is_autocomplete != (kind is CallbackType.AUTOCOMPLETE_RESULT):
+            raise ApiError(400, 50035, "Interaction callback type is not valid here")
+        if kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE) and not (
+            is_component
+        ):
+            raise ApiError(400, 50035, "Interaction callback type is not valid here")
+        if kind is CallbackType.MODAL and interaction.type is InteractionType.MODAL_SUBMIT:
+            raise ApiError(400, 50035, "A modal cannot answer a modal submit")
+        resource: Message | None = None
+        ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
+        meta_type = (
+            MessageType.CHAT_INPUT_COMMAND
+            if interaction.type is InteractionType.APPLICATION_COMMAND
+            else MessageType.DEFAULT
+        )
+        if kind is CallbackType.CHANNEL_MESSAGE:
+            resource = self.bot_message(
+                channel,
+                data,
+                uploads,
+                ephemeral_for=interaction.user_id if ephemeral else None,
+                interaction=self._meta(interaction),
+                msg_type=meta_type,
+            )
+            interaction.original_message_id = resource.id
+        elif kind is CallbackType.DEFERRED_CHANNEL_MESSAGE:
+            resource = self.bot_message(
+                channel,
+                {"flags": data.get("flags") or 0},
+                [],
+                ephemeral_for=interaction.user_id if ephemeral else None,
+                interaction=self._meta(interaction),
+                msg_type=meta_type,
+                extra_flags=MessageFlag.LOADING,
+                validate=False,
+            )
+            interaction.original_message_id = resource.id
+        elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
+            source = self.messages[interaction.source_message_id or 0]
+            interaction.original_message_id = source.id
+            if kind is CallbackType.UPDATE_MESSAGE:
+                resource = self.edit_message(source, data, uploads)
+        elif kind is CallbackType.AUTOCOMPLETE_RESULT:
+            choices = list(data.get("choices") or [])
+            validate_choices(choices)
+            interaction.choices = choices
+        elif kind is CallbackType.MODAL:
+            if not data.get("custom_id") or not data.get("title"):
+                raise ApiError(400, 50035, "Invalid Form Body")
+            interaction.modal = data
+        interaction.callback_type = kind
+        interaction.ephemeral = ephemeral or (resource is not None and resource.ephemeral)
+        self.notify()
+        answer: JSON = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": int(interaction.type),
+                "response_message_loading": kind is CallbackType.DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": interaction.ephemeral,
+            }
+        }
+        if interaction.original_message_id is not None:
+            answer["interaction"]["response_message_id"] = str(interaction.original_message_id)
+        if resource is not None:
+            answer["resource"] = {
+                "type": int(kind),
+                "message": self.message_payload(resource, gateway=True),
+            }
+        else:
+            answer["resource"] = {"type": int(kind)}
+        return answer
+
+    def followup(self, interaction: Interaction, body: JSON, uploads: list[Upload]) -> Message:
+        channel = self.channels[interaction.channel_id]
+        original = (
+            self.messages.get(interaction.original_message_id)
+            if interaction.original_message_id is not None
+            else None
+        )
+        if (
+            interaction.callback_type is CallbackType.DEFERRED_CHANNEL_MESSAGE
+            and original is not None
+            and original.loading
+            and not interaction.followup_ids
+        ):
+            # Discord turns the first follow-up after a "thinking" defer into the original.
+            edit = {k: v for k, v in body.items() if k != "flags"}
+            edit.setdefault("content", "")
+            self.edit_message(original, edit, uploads)
+            interaction.followup_ids.append(original.id)
+            return original
+        ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
+        msg = self.bot_message(
+            channel,
+            body,
+            uploads,
+            ephemeral_for=interaction.user_id if ephemeral else None,
+            interaction=self._meta(interaction),
+        )
+        interaction.followup_ids.append(msg.id)
+        return msg
+
+    def interaction_message(self, interaction: Interaction, message_id: str) -> Message:
+        if message_id == "@original":
+            if interaction.original_message_id is None:
+                raise unknown("Message", 10008)
+            target = interaction.original_message_id
+        else:
+            try:
+                target = int(message_id)
+            except ValueError:
+                raise unknown("Message", 10008) from None
+            if target not in interaction.followup_ids and target != interaction.original_message_id:
+                raise unknown("Message", 10008)
+        msg = self.messages.get(target)
+        if msg is None or msg.deleted:
+            raise unknown("Message", 10008)
+        return msg

@@ -1,0 +1,126 @@
+"""The sandbox's parts on their own: REST answers, faults, limits, snowflakes, players."""
+
+from __future__ import annotations
+
+import zlib
+
+import aiohttp
+import pytest
+
+from sandbox import ApiError, PlayerError, Sandbox, Upload
+from sandbox.faults import FaultInjector, RateLimiter
+from sandbox.limits import validate_message
+from sandbox.snowflake import SnowflakeGenerator, snowflake_time
+
+
+def test_faults_match_globs_and_run_out() -> None:
+    faults = FaultInjector()
+    faults.rate_limit("POST /channels/*/messages", times=2)
+    faults.server_error("/webhooks/*")
+    assert faults.take("GET", "/channels/1/messages") is None
+    assert faults.take("POST", "/channels/1/messages/2") is None
+    first = faults.take("POST", "/channels/1/messages")
+    assert first is not None and first.status == 429
+    assert faults.pending == 2
+    assert faults.take("PATCH", "/webhooks/1/abc/messages/@original") is not None
+    assert faults.take("POST", "/channels/9/messages") is not None
+    assert faults.take("POST", "/channels/9/messages") is None
+    assert faults.pending == 0
+
+
+def test_rate_limiter_counts_a_window_per_major_parameter() -> None:
+    limiter = RateLimiter(limit=2, window=60)
+    states = [limiter.hit("POST /channels/{channel_id}/messages", "1") for _ in range(3)]
+    assert [s.remaining for s in states] == [1, 0, 0]
+    assert [s.allowed for s in states] == [True, True, False]
+    assert limiter.hit("POST /channels/{channel_id}/messages", "2").allowed
+    assert states[0].bucket == states[2].bucket
+    assert set(states[0].headers()) >= {"X-RateLimit-Remaining", "X-RateLimit-Reset-After"}
+
+
+def test_limits_answer_with_discords_error_shapes() -> None:
+    with pytest.raises(ApiError) as too_long:
+        validate_message({"content": "x" * 2001}, [], attachment_limit=10)
+    assert too_long.value.code == 50035
+    assert too_long.value.errors == {
+        "content": {
+            "_errors": [
+                {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}
+            ]
+        }
+    }
+    with pytest.raises(ApiError) as field:
+        validate_message(
+            {"embeds": [{"fields": [{"name": "a", "value": "v" * 1025}]}]}, [], attachment_limit=10
+        )
+    assert field.value.errors is not None and "0" in field.value.errors["embeds"]
+    with pytest.raises(ApiError) as empty:
+        validate_message({"content": ""}, [], attachment_limit=10)
+    assert empty.value.code == 50006
+    with pytest.raises(ApiError) as big:
+        validate_message({"content": "x"}, [11], attachment_limit=10)
+    assert (big.value.status, big.value.code) == (413, 40005)
+    validate_message(
+        {"content": "x" * 2000, "embeds": [{"title": "t" * 256}]}, [10], attachment_limit=10
+    )
+
+
+def test_snowflakes_increase_and_carry_their_time() -> None:
+    ids = SnowflakeGenerator()
+    issued = [ids.next() for _ in range(1000)]
+    assert issued == sorted(set(issued))
+    assert snowflake_time(issued[0]).year >= 2026
+
+
+async def test_rest_auth_unknown_routes_headers_and_real_429() -> None:
+    async with Sandbox(rate_limit=2, rate_window=60) as sandbox, aiohttp.ClientSession() as http:
+        auth = {"Authorization": f"Bot {sandbox.token}"}
+        async with http.get(f"{sandbox.api_base}/users/@me") as resp:
+            assert resp.status == 401
+        async with http.get(f"{sandbox.api_base}/nowhere", headers=auth) as resp:
+            assert resp.status == 404
+            assert await resp.json() == {"message": "404: Not Found", "code": 0}
+        statuses = []
+        for _ in range(3):
+            async with http.get(f"{sandbox.api_base}/users/@me", headers=auth) as resp:
+                statuses.append(resp.status)
+                assert resp.headers["Content-Type"] == "application/json"
+                assert "X-RateLimit-Bucket" in resp.headers
+                last = await resp.json()
+        assert statuses == [200, 200, 429]
+        assert last["retry_after"] > 0 and last["global"] is False
+        async with http.get(f"{sandbox.api_base}/channels/1/messages", headers=auth) as resp:
+            assert resp.status == 404
+            assert (await resp.json())["code"] == 10003
+
+
+async def test_gateway_compresses_with_one_zlib_stream_per_connection() -> None:
+    async with Sandbox() as sandbox, aiohttp.ClientSession() as http:
+        url = f"{sandbox.gateway_url}?v=10&encoding=json&compress=zlib-stream"
+        async with http.ws_connect(url) as ws:
+            inflate = zlib.decompressobj()
+            hello = await ws.receive_bytes()
+            assert hello.endswith(b"\x00\x00\xff\xff")
+            assert b'"op":10' in inflate.decompress(hello)
+            await ws.send_json({"op": 1, "d": None})
+            ack = inflate.decompress(await ws.receive_bytes())
+            assert ack == b'{"op":11}'
+            await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
+            closing = await ws.receive()
+            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+
+
+async def test_players_are_refused_what_the_client_would_refuse() -> None:
+    async with Sandbox() as sandbox:
+        guild = sandbox.create_guild()
+        lobby = sandbox.create_channel(guild, "lobby")
+        outsider = sandbox.player(sandbox.create_user("outsider"), channel=lobby)
+        with pytest.raises(PlayerError, match="cannot see"):
+            await outsider.send("hello")
+        member = sandbox.player(sandbox.create_user("member", guild=guild), channel=lobby)
+        with pytest.raises(PlayerError, match="no command"):
+            await member.slash("match create")
+        posted = await member.send("hi <@1> and " + outsider.mention, files=[Upload("a.txt", b"1")])
+        assert posted.mention_ids == [outsider.id]
+        assert sandbox.messages(lobby) == [posted]
+        assert sandbox.visible_messages(outsider.user, lobby) == []
