@@ -1,0 +1,156 @@
+"""Benchmark of turn resolution: median time per turn on three reference states.
+
+Run: ``.venv/bin/python bench/engine.py [--repeat N]``. Prints figures; it is not a test.
+
+- opening: the classic board right after setup, both sides moving their group;
+- mid game: turn 16 of a seeded game played with legal random orders (training, casts, moves);
+- late game: 28 groups (14 a side, 4-8 minions) facing each other in contact on the classic
+  board, with active spells on the board, fighting their full six rounds.
+Target: the late game at most 2 ms per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.content import Content, load_content
+from engine.coords import coord
+from engine.legal import castable, legal_moves, trainable
+from engine.orders import CastOrder, MoveOrder, Orders
+from engine.setup import MatchConfig, default_deck, new_game
+from engine.state import ActiveSpell, GameState, Group, HostRef, Side
+from engine.turn import resolve_turn
+
+
+def _config(content: Content, seed: int) -> MatchConfig:
+    return MatchConfig(
+        seed=seed,
+        houses={Side.RED: "war", Side.BLUE: "nature"},
+        decks={Side.RED: default_deck("war", content), Side.BLUE: default_deck("nature", content)},
+    )
+
+
+def random_orders(state: GameState, rnd: random.Random, content: Content) -> dict[Side, Orders]:
+    out = {}
+    for side in (Side.RED, Side.BLUE):
+        moves = [
+            MoveOrder(gid, rnd.choice(dests))
+            for gid, dests in legal_moves(state, side, content).items()
+            if dests
+        ]
+        trains = [
+            rnd.choice([o for o in options if o.kind != "mana"] or options)
+            for options in trainable(state, side, content).values()
+        ]
+        casts = [
+            CastOrder(uid, rnd.choice(targets))
+            for uid, targets in castable(state, side, content).items()
+            if rnd.random() < 0.4
+        ]
+        out[side] = Orders(casts=tuple(casts[:2]), moves=tuple(moves), trains=tuple(trains))
+    return out
+
+
+def opening(content: Content) -> tuple[GameState, dict[Side, Orders]]:
+    state = new_game(_config(content, 1), content)
+    return state, random_orders(state, random.Random(1), content)
+
+
+def mid_game(content: Content) -> tuple[GameState, dict[Side, Orders]]:
+    state = new_game(_config(content, 2), content)
+    rnd = random.Random(2)
+    while state.turn < 16 and state.result is None:
+        state, _ = resolve_turn(state, random_orders(state, rnd, content), content=content)
+    return state, random_orders(state, rnd, content)
+
+
+def late_game(content: Content) -> tuple[GameState, dict[Side, Orders]]:
+    """Two lines of 14 groups facing each other across rows 6 and 7."""
+    base = new_game(_config(content, 3), content)
+    rnd = random.Random(3)
+    next_id = base.next_id
+    groups: list[Group] = []
+    spells: list[ActiveSpell] = []
+    terrain = base.terrain_map()
+    columns = [x for x in range(12) if coord(x, 5) in terrain and coord(x, 6) in terrain]
+    for side, rows in ((Side.RED, (5, 4)), (Side.BLUE, (6, 7))):
+        house = "war" if side is Side.RED else "nature"
+        nation = content.houses[house].nation
+        placed = 0
+        for y in rows:
+            for x in columns:
+                at = coord(x, y)
+                if at not in terrain or placed == 14:
+                    continue
+                minions = []
+                for _ in range(rnd.randint(4, 8)):
+                    unit = rnd.choice(["swordsman", "archer"])
+                    minion = content.make_minion(next_id, unit, nation)
+                    minions.append(minion)
+                    next_id += 1
+                groups.append(Group(next_id, side, side, at, tuple(minions)))
+                if placed % 3 == 0:
+                    spells.append(
+                        ActiveSpell(next_id + 1, "fortitude", side, HostRef.group(next_id), 1)
+                    )
+                    next_id += 1
+                next_id += 1
+                placed += 1
+    state = replace(
+        base,
+        turn=30,
+        squares=tuple(replace(sq, terrain="plains") for sq in base.squares),
+        groups=tuple(groups),
+        active_spells=tuple(spells),
+        next_id=next_id,
+    )
+    return state, {}
+
+
+def median_ms(
+    state: GameState, orders: dict[Side, Orders], content: Content, repeat: int
+) -> tuple[float, float, int]:
+    """Median wall-clock and CPU milliseconds per turn, and the number of report events."""
+    wall = []
+    cpu = []
+    events = 0
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        _, report = resolve_turn(state, orders, content=content)
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        events = len(report.events)
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000, events
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=200)
+    args = parser.parse_args()
+    content = load_content()
+    for name, build in (("opening", opening), ("mid game", mid_game), ("late game", late_game)):
+        state, orders = build(content)
+        resolve_turn(state, orders, content=content)  # warm caches
+        ms, cpu_ms, events = median_ms(state, orders, content, args.repeat)
+        in_contact = sum(
+            1
+            for g in state.groups
+            if any(o.owner != g.owner and o.coord in g.coord.neighbours() for o in state.groups)
+        )
+        print(
+            f"{name:9}: {ms:7.3f} ms per turn ({cpu_ms:.3f} ms CPU; median of {args.repeat}), "
+            f"{len(state.groups)} groups, {in_contact} in contact, "
+            f"{len(state.active_spells)} active spells, {events} events"
+        )
+
+
+if __name__ == "__main__":
+    main()

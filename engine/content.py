@@ -1,0 +1,465 @@
+"""Game content read from ``data/``: unit types, nations, houses, terrains, realms, boards, spells.
+
+Every file is validated on load; a :class:`ContentError` names the file, the entry and the key.
+:func:`load_content` caches the default content of ``./data`` (the repository's data folder).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from engine.coords import Coord, coord
+from engine.state import MANA_TYPES, OPPOSED, Minion, Side
+
+if TYPE_CHECKING:
+    from engine.spells.schema import SpellDef
+
+DATA_DIR: Final = Path(__file__).resolve().parent.parent / "data"
+WALKS: Final = ("waterwalk", "mountainwalk", "swampwalk", "flight")
+
+
+class ContentError(ValueError):
+    """A bad data file; the message names the file, the entry and the key."""
+
+    def __init__(self, file: str, entry: str | None, key: str | None, message: str) -> None:
+        where = file
+        if entry is not None:
+            where += f": [{entry}]"
+        if key is not None:
+            where += f" key {key!r}"
+        super().__init__(f"{where}: {message}")
+        self.file = file
+        self.entry = entry
+        self.key = key
+
+
+@dataclass(frozen=True, slots=True)
+class UnitType:
+    id: str
+    kind: str
+    name: str
+    hp: int
+    armor: int = 0
+    attacks: int = 1
+    hand: int = 0
+    missile: int = 0
+    level: int = 0
+    walks: frozenset[str] = frozenset()
+    traits: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Nation:
+    id: str
+    name: str
+    plural: str
+    house: str
+    hp_bonus: int = 0
+    walks: frozenset[str] = frozenset()
+    bonus_mode: str | None = None
+    bonus_round: int = 0
+    bonus_amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    id: str
+    name: str
+    primary: str
+    secondary: str
+    nation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    id: str
+    name: str
+    needs: str = ""
+    damage: int = 0
+    fatal: str = ""
+    fatal_unless: str = ""
+    conceals: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Realm:
+    id: str
+    name: str
+    towns_min: int
+    towns_max: int
+    default: str = ""
+    weights: tuple[tuple[str, float], ...] = ()
+    picks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board mask: playable squares, the two Sancta and tiers of town sites."""
+
+    id: str
+    width: int
+    height: int
+    playable: frozenset[Coord]
+    sancta: tuple[tuple[Side, Coord], ...]
+    town_sites: tuple[tuple[int, Coord], ...]
+
+    def sanctum(self, side: Side) -> Coord:
+        return dict(self.sancta)[side]
+
+    def entrances(self) -> frozenset[Coord]:
+        return frozenset(n for _, at in self.sancta for n in at.neighbours() if n in self.playable)
+
+    @staticmethod
+    def parse(board_id: str, text: str, file: str = "<board>") -> Board:
+        rows = [
+            line.rstrip("\n")
+            for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith(";")
+        ]
+        if not rows:
+            raise ContentError(file, board_id, None, "the board has no rows")
+        width = len(rows[0])
+        if any(len(r) != width for r in rows):
+            raise ContentError(file, board_id, None, "every row must have the same length")
+        height = len(rows)
+        if width > 26 or height > 26:
+            raise ContentError(file, board_id, None, "boards are at most 26x26")
+        playable: set[Coord] = set()
+        sancta: dict[Side, Coord] = {}
+        sites: list[tuple[int, Coord]] = []
+        for line_no, row in enumerate(rows):
+            y = height - 1 - line_no
+            for x, ch in enumerate(row):
+                at = coord(x, y)
+                if ch == "-":
+                    continue
+                if ch not in ".RB123456789":
+                    raise ContentError(
+                        file, board_id, at.name, f"unknown mask character {ch!r} (use - . R B 1-9)"
+                    )
+                playable.add(at)
+                if ch in "RB":
+                    side = Side.RED if ch == "R" else Side.BLUE
+                    if side in sancta:
+                        raise ContentError(file, board_id, at.name, f"a second {side} Sanctum")
+                    sancta[side] = at
+                elif ch.isdigit():
+                    sites.append((int(ch), at))
+        for side in (Side.RED, Side.BLUE):
+            if side not in sancta:
+                raise ContentError(
+                    file, board_id, None, f"no {side} Sanctum ({side.value[0].upper()})"
+                )
+        return Board(
+            board_id,
+            width,
+            height,
+            frozenset(playable),
+            ((Side.RED, sancta[Side.RED]), (Side.BLUE, sancta[Side.BLUE])),
+            tuple(sorted(sites, key=lambda s: (s[0], s[1].y, s[1].x))),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """Everything the rules read from data files."""
+
+    units: Mapping[str, UnitType]
+    nations: Mapping[str, Nation]
+    houses: Mapping[str, House]
+    terrains: Mapping[str, Terrain]
+    realms: Mapping[str, Realm]
+    boards: Mapping[str, Board]
+    spells: Mapping[str, SpellDef] = field(default_factory=dict)
+
+    def terrain(self, terrain_id: str) -> Terrain:
+        return self.terrains[terrain_id]
+
+    def make_minion(
+        self, minion_id: int, unit: str, nation: str | None, traits: frozenset[str] = frozenset()
+    ) -> Minion:
+        """A fresh minion of ``unit`` with its nation's hit points and walks (digest 14)."""
+        ut = self.units[unit]
+        hp = ut.hp
+        walks = set(ut.walks)
+        if nation is not None:
+            hp += self.nations[nation].hp_bonus
+            walks |= self.nations[nation].walks
+        return Minion(
+            id=minion_id,
+            kind="recruit" if ut.kind == "recruit" else "monster",
+            unit=unit,
+            nation=nation,
+            hp=hp,
+            max_hp=hp,
+            armor=ut.armor,
+            attacks=ut.attacks,
+            hand=ut.hand,
+            missile=ut.missile,
+            level=ut.level,
+            walks=frozenset(walks),
+            traits=ut.traits | traits,
+            name=ut.name,
+        )
+
+    def with_spells(self, extra: Mapping[str, SpellDef]) -> Content:
+        """This content with more spells (scenarios' inline spells)."""
+        merged = dict(self.spells)
+        merged.update(extra)
+        return Content(
+            self.units, self.nations, self.houses, self.terrains, self.realms, self.boards, merged
+        )
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+class _Entry:
+    """Typed reads of one TOML table, raising ContentError with file/entry/key."""
+
+    def __init__(self, file: str, entry: str, table: object, allowed: tuple[str, ...]) -> None:
+        if not isinstance(table, Mapping):
+            raise ContentError(file, entry, None, "must be a table")
+        for key in table:
+            if key not in allowed:
+                raise ContentError(
+                    file, entry, str(key), f"unknown key (accepted: {', '.join(allowed)})"
+                )
+        self.file = file
+        self.entry = entry
+        self.table: Mapping[str, Any] = table
+
+    def fail(self, key: str | None, message: str) -> ContentError:
+        return ContentError(self.file, self.entry, key, message)
+
+    def text(self, key: str, default: str | None = None, choices: tuple[str, ...] = ()) -> str:
+        if key not in self.table:
+            if default is None:
+                raise self.fail(key, "is required")
+            return default
+        value = self.table[key]
+        if not isinstance(value, str):
+            raise self.fail(key, f"must be a string, not {value!r}")
+        if choices and value not in choices:
+            raise self.fail(key, f"must be one of {', '.join(choices)}; got {value!r}")
+        return value
+
+    def integer(self, key: str, default: int | None = None, minimum: int = 0) -> int:
+        if key not in self.table:
+            if default is None:
+                raise self.fail(key, "is required")
+            return default
+        value = self.table[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.fail(key, f"must be an integer, not {value!r}")
+        if value < minimum:
+            raise self.fail(key, f"must be at least {minimum}, not {value}")
+        return value
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        value = self.table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, not {value!r}")
+        return value
+
+    def texts(self, key: str, choices: tuple[str, ...] = ()) -> tuple[str, ...]:
+        value = self.table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(key, f"must be a list of strings, not {value!r}")
+        for v in value:
+            if choices and v not in choices:
+                raise self.fail(key, f"entries must be among {', '.join(choices)}; got {v!r}")
+        return tuple(value)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ContentError(str(path), None, None, "file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError(str(path), None, None, f"not valid TOML: {exc}") from None
+
+
+def _load_units(path: Path) -> dict[str, UnitType]:
+    units: dict[str, UnitType] = {}
+    for uid, raw in _read_toml(path).items():
+        e = _Entry(
+            path.name,
+            uid,
+            raw,
+            (
+                "kind",
+                "name",
+                "hp",
+                "armor",
+                "attacks",
+                "hand",
+                "missile",
+                "level",
+                "walks",
+                "traits",
+            ),
+        )
+        units[uid] = UnitType(
+            id=uid,
+            kind=e.text("kind", choices=("recruit", "monster")),
+            name=e.text("name"),
+            hp=e.integer("hp", minimum=1),
+            armor=e.integer("armor", 0),
+            attacks=e.integer("attacks", 1),
+            hand=e.integer("hand", 0),
+            missile=e.integer("missile", 0),
+            level=e.integer("level", 0),
+            walks=frozenset(e.texts("walks", WALKS)),
+            traits=frozenset(e.texts("traits")),
+        )
+    for needed in ("swordsman", "archer"):
+        if needed not in units or units[needed].kind != "recruit":
+            raise ContentError(path.name, needed, None, "a recruit unit of this id is required")
+    return units
+
+
+def _load_nations(path: Path) -> dict[str, Nation]:
+    nations: dict[str, Nation] = {}
+    for nid, raw in _read_toml(path).items():
+        e = _Entry(path.name, nid, raw, ("name", "plural", "house", "hp_bonus", "walks", "bonus"))
+        mode: str | None = None
+        rnd = amount = 0
+        if "bonus" in e.table:
+            b = _Entry(path.name, f"{nid}.bonus", e.table["bonus"], ("mode", "round", "amount"))
+            mode = b.text("mode", choices=("hand", "missile"))
+            rnd = b.integer("round", minimum=1)
+            amount = b.integer("amount", minimum=1)
+        nations[nid] = Nation(
+            id=nid,
+            name=e.text("name"),
+            plural=e.text("plural"),
+            house=e.text("house"),
+            hp_bonus=e.integer("hp_bonus", 0),
+            walks=frozenset(e.texts("walks", WALKS)),
+            bonus_mode=mode,
+            bonus_round=rnd,
+            bonus_amount=amount,
+        )
+    return nations
+
+
+def _load_houses(path: Path, nations: Mapping[str, Nation]) -> dict[str, House]:
+    houses: dict[str, House] = {}
+    for hid, raw in _read_toml(path).items():
+        e = _Entry(path.name, hid, raw, ("name", "primary", "secondary", "nation"))
+        primary = e.text("primary", choices=MANA_TYPES)
+        secondary = e.text("secondary", choices=MANA_TYPES)
+        if secondary in (primary, OPPOSED[primary]):
+            raise e.fail("secondary", f"{secondary} cannot pair with {primary}")
+        nation = e.text("nation")
+        if nation not in nations:
+            raise e.fail("nation", f"no nation {nation!r} in nations.toml")
+        houses[hid] = House(hid, e.text("name"), primary, secondary, nation)
+    for nat in nations.values():
+        if nat.house not in houses:
+            raise ContentError("nations.toml", nat.id, "house", f"no house {nat.house!r}")
+    return houses
+
+
+def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
+    data = _read_toml(path)
+    unknown = set(data) - {"terrain", "realm"}
+    if unknown:
+        raise ContentError(path.name, sorted(unknown)[0], None, "only [terrain.*] and [realm.*]")
+    terrains: dict[str, Terrain] = {}
+    for tid, raw in data.get("terrain", {}).items():
+        e = _Entry(
+            path.name,
+            f"terrain.{tid}",
+            raw,
+            ("name", "needs", "damage", "fatal", "fatal_unless", "conceals"),
+        )
+        terrains[tid] = Terrain(
+            id=tid,
+            name=e.text("name"),
+            needs=e.text("needs", "", choices=("", *WALKS)),
+            damage=e.integer("damage", 0),
+            fatal=e.text("fatal", "", choices=("", "dies", "removed")),
+            fatal_unless=e.text("fatal_unless", "", choices=("", *WALKS)),
+            conceals=e.flag("conceals"),
+        )
+    if "plains" not in terrains:
+        raise ContentError(path.name, "terrain.plains", None, "plains is required")
+    realms: dict[str, Realm] = {}
+    for rid, raw in data.get("realm", {}).items():
+        e = _Entry(path.name, f"realm.{rid}", raw, ("name", "towns", "default", "weights", "picks"))
+        towns = e.table.get("towns")
+        if (
+            not isinstance(towns, list)
+            or len(towns) != 2
+            or not all(isinstance(t, int) and not isinstance(t, bool) for t in towns)
+            or not 0 <= towns[0] <= towns[1]
+        ):
+            raise e.fail("towns", f"must be [min, max] with 0 <= min <= max, not {towns!r}")
+        picks = e.texts("picks")
+        weights: list[tuple[str, float]] = []
+        default = ""
+        if picks:
+            if "weights" in e.table or "default" in e.table:
+                raise e.fail("picks", "a realm that picks another has no weights or default")
+        else:
+            default = e.text("default", choices=tuple(terrains))
+            raw_w = e.table.get("weights")
+            if not isinstance(raw_w, Mapping) or not raw_w:
+                raise e.fail("weights", "must be a table of terrain = average count")
+            for tname, w in raw_w.items():
+                if tname not in terrains:
+                    raise e.fail("weights", f"unknown terrain {tname!r}")
+                if not isinstance(w, int | float) or isinstance(w, bool) or w <= 0:
+                    raise e.fail("weights", f"weight of {tname} must be a positive number")
+                weights.append((tname, float(w)))
+            if terrains[default].needs or terrains[default].fatal or terrains[default].damage:
+                raise e.fail("default", f"{default} must be passable and harmless")
+        realms[rid] = Realm(rid, e.text("name"), towns[0], towns[1], default, tuple(weights), picks)
+    for realm in realms.values():
+        for pick in realm.picks:
+            if pick not in realms or realms[pick].picks:
+                raise ContentError(path.name, f"realm.{realm.id}", "picks", f"bad realm {pick!r}")
+    return terrains, realms
+
+
+def _load_boards(folder: Path) -> dict[str, Board]:
+    boards: dict[str, Board] = {}
+    for path in sorted(folder.glob("*.txt")):
+        board = Board.parse(path.stem, path.read_text(encoding="utf-8"), f"boards/{path.name}")
+        boards[board.id] = board
+    if "classic" not in boards:
+        raise ContentError(str(folder), "classic", None, "the classic board is required")
+    return boards
+
+
+def load_content(data_dir: Path | str | None = None) -> Content:
+    """Load and validate every content file; ``None`` means the repository's ``data/`` (cached)."""
+    if data_dir is None:
+        return _default_content()
+    return _load(Path(data_dir))
+
+
+@cache
+def _default_content() -> Content:
+    return _load(DATA_DIR)
+
+
+def _load(folder: Path) -> Content:
+    from engine.spells.catalogue import load_spells
+
+    units = _load_units(folder / "units.toml")
+    nations = _load_nations(folder / "nations.toml")
+    houses = _load_houses(folder / "houses.toml", nations)
+    terrains, realms = _load_realms(folder / "realms.toml")
+    boards = _load_boards(folder / "boards")
+    spells = load_spells(folder / "spells")
+    return Content(units, nations, houses, terrains, realms, boards, spells)

@@ -1,0 +1,30 @@
+"""Mana production (G5): the Sanctum's house types, novices trained as mana, towns and colonies."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.state import GameState, Mana, Side, Structure
+
+if TYPE_CHECKING:
+    from engine.content import Content
+
+
+def structure_output(structure: Structure, house_primary: str, house_secondary: str) -> Mana:
+    """What one owned structure makes per turn, before spells."""
+    if structure.kind == "sanctum":
+        return Mana.single(house_primary) + Mana.single(house_secondary)
+    if structure.mana_type is None:
+        return Mana()
+    return Mana.single(structure.mana_type)
+
+
+def production(state: GameState, side: Side, content: Content) -> Mana:
+    """The side's production per turn as shown to players (spells' own gains and drains aside)."""
+    player = state.player(side)
+    house = content.houses[player.house]
+    total = player.mana_novices
+    for s in state.structures:
+        if s.owner == side:
+            total = total + structure_output(s, house.primary, house.secondary)
+    return total

@@ -1,0 +1,210 @@
+"""Movement (G6, digest section 6): the two-pass algorithm with bounces and moonwalks.
+
+Pass I visits groups block by block (initiative side's player-controlled groups, its
+computer-controlled groups, the other side's two blocks, then neutral computer-controlled groups),
+each block in issue order, and lets a group step in when it may move, may enter the terrain, and
+finds no hostile group on the destination (counting groups that moved in earlier in the pass).
+Pass II settles every overstack: the groups vote for a winner; the others join it when joining is
+legal, or bounce back to the square they came from. A bouncing group whose square has been taken
+by a group it cannot join fails its moonwalk and is removed from the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.coords import Coord, coord
+from engine.orders import MoveOrder
+from engine.queries import movable, moves, spells_allow_join, walks
+from engine.state import MAX_GROUP_SIZE, NEUTRAL, Group, HostRef, Side
+from engine.terrain import can_enter
+from engine.validate import in_range
+from engine.world import World
+
+
+@dataclass(slots=True)
+class _Move:
+    group_id: int
+    dest: Coord
+    rank: int  # position in pass I (the last vote tiebreaker)
+
+
+def king_steps(start: Coord, dest: Coord) -> list[Coord]:
+    """King steps from ``start`` towards ``dest`` (one step for an ordinary move)."""
+    path = []
+    x, y = start.x, start.y
+    while (x, y) != (dest.x, dest.y):
+        x += (dest.x > x) - (dest.x < x)
+        y += (dest.y > y) - (dest.y < y)
+        path.append(coord(x, y))
+    return path
+
+
+def _order_moves(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> list[_Move]:
+    """Pass I order (digest 6): blocks by side and control, issue order inside a block."""
+    first, second = world.initiative_order()
+    forced = world.forced_moves
+    planned: list[tuple[int, Coord]] = []
+    for side in (first, second):
+        given: dict[int, Coord] = {}
+        for order in orders.get(side, ()):
+            group = world.group(order.group_id)
+            if group is not None and group.owner == side and group.controller == side:
+                given.setdefault(group.id, order.dest)
+        player_groups = [g for g in world.groups if g.owner == side and g.controller == side]
+        ordered_ids = list(given) + [g.id for g in player_groups if g.id not in given]
+        for gid in ordered_ids:
+            dest = forced.get(gid, given.get(gid))
+            if dest is not None:
+                planned.append((gid, dest))
+        for g in world.groups:
+            if g.owner == side and g.controller != side and g.id in forced:
+                planned.append((g.id, forced[g.id]))
+    for g in world.groups:
+        if g.owner == NEUTRAL and g.id in forced:
+            planned.append((g.id, forced[g.id]))
+    return [_Move(gid, dest, rank) for rank, (gid, dest) in enumerate(planned)]
+
+
+def joinable(world: World, a: Group, b: Group) -> bool:
+    """Digest 8.1: two friendly player-controlled recruit groups of 8 or fewer, no spell against."""
+    return (
+        a.owner == b.owner
+        and a.is_recruit_group
+        and b.is_recruit_group
+        and a.player_controlled
+        and b.player_controlled
+        and len(a.minions) + len(b.minions) <= MAX_GROUP_SIZE
+        and spells_allow_join(world, a, b)
+    )
+
+
+def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> None:
+    planned = _order_moves(world, orders)
+    origin: dict[int, Coord] = {}
+    rank: dict[int, int] = {}
+    occupants: dict[Coord, list[int]] = {}
+    for g in world.groups:
+        occupants.setdefault(g.coord, []).append(g.id)
+
+    # Pass I: overstacking.
+    for move in planned:
+        group = world.group(move.group_id)
+        if group is None or move.dest == group.coord:
+            continue
+        start = group.coord
+        reason = ""
+        if not world.on_board(move.dest):
+            reason = "off_board"
+        elif not movable(world, group):
+            reason = "cannot_move"
+        elif not in_range(group, move.dest.x, move.dest.y, moves(world, group)):
+            reason = "too_far"
+        at = start
+        if not reason:
+            group_walks = walks(world, group)
+            for step in king_steps(start, move.dest):
+                if not world.on_board(step):
+                    reason = "off_board"
+                elif not can_enter(world.content, world.terrain[step], group_walks):
+                    reason = f"terrain:{world.terrain[step]}"
+                elif any(world.group_map[o].owner != group.owner for o in occupants.get(step, ())):
+                    reason = "occupied"
+                if reason:
+                    break
+                at = step
+        if at == start:
+            world.emit(
+                "blocked",
+                group=group.id,
+                side=str(group.owner),
+                **{"from": start.name},
+                to=move.dest.name,
+                reason=reason,
+            )
+            continue
+        occupants[start].remove(group.id)
+        occupants.setdefault(at, []).append(group.id)
+        origin[group.id] = start
+        rank[group.id] = move.rank
+        world.place_group(group.id, at)
+        world.emit(
+            "moved", group=group.id, side=str(group.owner), **{"from": start.name}, to=at.name
+        )
+        if at != move.dest:
+            world.emit(
+                "blocked",
+                group=group.id,
+                side=str(group.owner),
+                **{"from": at.name},
+                to=move.dest.name,
+                reason=reason,
+            )
+
+    # Pass II: unstacking, repeated until every square holds one group.
+    while True:
+        crowded = sorted(
+            (at for at, ids in occupants.items() if len(ids) > 1), key=lambda c: (c.y, c.x)
+        )
+        if not crowded:
+            break
+        at = crowded[0]
+        ids = occupants[at]
+        winner_id = min(ids, key=lambda gid: _vote_key(world, gid, origin, rank))
+        for gid in sorted(ids, key=lambda g: rank.get(g, -1)):
+            if gid == winner_id:
+                continue
+            group = world.group_map[gid]
+            winner = world.group_map[winner_id]
+            occupants[at].remove(gid)
+            if joinable(world, group, winner):
+                world.merge_groups(gid, winner_id)
+                origin.pop(gid, None)
+                continue
+            _bounce(world, group, origin, occupants)
+
+    # Arrivals: spells hear "group_entered" in movement order.
+    for move in planned:
+        gid = move.group_id
+        if gid in origin and gid in world.group_map and world.group_map[gid].coord != origin[gid]:
+            world.broadcast("group_entered", HostRef.group(gid))
+
+
+def _vote_key(
+    world: World, gid: int, origin: dict[int, Coord], rank: dict[int, int]
+) -> tuple[int, int, int, int]:
+    """Digest 6 tiebreakers: stayed put, then initiative side, then larger, then earlier order."""
+    group = world.group_map[gid]
+    moved = gid in origin
+    return (
+        1 if moved else 0,
+        0 if group.owner == world.initiative else 1,
+        -len(group.minions),
+        rank.get(gid, -1),
+    )
+
+
+def _bounce(
+    world: World, group: Group, origin: dict[int, Coord], occupants: dict[Coord, list[int]]
+) -> None:
+    home = origin.pop(group.id, None)
+    here = group.coord
+    if home is None:
+        world.emit("moonwalk_failed", group=group.id, side=str(group.owner), at=here.name)
+        world.remove_group(group.id, "removed")
+        return
+    world.emit(
+        "bounced",
+        group=group.id,
+        side=str(group.owner),
+        **{"from": here.name},
+        to=home.name,
+        reason="lost_vote",
+    )
+    blockers = [world.group_map[o] for o in occupants.get(home, ())]
+    if any(not joinable(world, group, b) and not joinable(world, b, group) for b in blockers):
+        world.emit("moonwalk_failed", group=group.id, side=str(group.owner), at=home.name)
+        world.remove_group(group.id, "removed")
+        return
+    world.place_group(group.id, home)
+    occupants.setdefault(home, []).append(group.id)

@@ -1,0 +1,152 @@
+"""The record of one resolved turn: every event in order (log, overlay image and tests read it).
+
+An :class:`Event` is a kind plus JSON-safe fields (squares as names such as ``"D4"``, ids as ints,
+sides as ``"red"``/``"blue"``). :data:`EVENT_KINDS` lists every kind with its meaning and fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.state import (
+    FORMAT_VERSION,
+    JsonValue,
+    Result,
+    Side,
+    StateFormatError,
+    json_plain,
+    json_value,
+)
+
+EVENT_KINDS: Final[Mapping[str, str]] = {
+    # start of turn (digest section 3)
+    "turn_started": "turn: a new turn's start-of-turn steps begin",
+    "level_gained": "minion, group, level: a recruit earned a level (step 1)",
+    "terrain_fatal": "minion, group, at, terrain, fate: terrain drowned or removed a minion",
+    "drew": "side, count: cards drawn to refill the hand (step 4; the cards stay private)",
+    "deck_empty": "side: the deck ran out while drawing",
+    "captured": "structure, at, structure_kind, side, from, mana_type: a town or colony was taken",
+    "novice": "structure, at, side, nation: a structure produced a novice (step 6)",
+    "structure_delta": "red, blue: each side's structure delta (step 7)",
+    "initiative": "side, from, reason: initiative changed hands",
+    "mana": "side, gained, pool: mana generated (step 8)",
+    # orders that act before spells
+    "order_refused": "side, section, index, code, message: an order that could not be carried out",
+    "trained": "side, structure, at, trained_as, group, minion, mana_type: a novice was trained",
+    "discarded": "side, card, spell: a card went to the whirlpool",
+    # spells (emitted by the spell phase)
+    "spell_cast": "side, card, spell, target: a cast begins executing",
+    "spell_executed": "side, card, spell, target: a cast succeeded",
+    "spell_squandered": "side, card, spell, target, reason: a cast squandered (paid, no effect)",
+    "spell_fizzled": "side, card, spell, target, reason: an unpaid fizzle (nothing paid)",
+    "spell_effect": "spell, text: one effect of a spell, in words",
+    "spell_ended": "spell, uid, host, reason: an active spell left play",
+    "spell_added": "spell, uid, side, host, card: a spell became active on a host",
+    "initiative_swapped": "side: a spell swapped initiative",
+    # movement
+    "moved": "group, side, from, to: a group moved",
+    "blocked": "group, side, from, to, reason: a move order failed a check of pass I",
+    "bounced": "group, side, from, to, reason: a group bounced back in pass II",
+    "joined": "group, into, side, at: a group merged into a friendly group",
+    "moonwalk_failed": "group, side, at: a bounce found no square; the group left the game",
+    # combat
+    "combat": "at, against, groups, sides: a fight begins between two groups",
+    "round": "number, groups: a combat round begins",
+    "strike": "attacker, victim, mode, hit, damage, soaked, hp: one attack",
+    "combat_ended": "groups, rounds, reason: a fight ended",
+    # minions and groups
+    "damaged": "minion, group, amount, source: damage outside combat (a terrain id for terrain)",
+    "died": "minion, group, side, at, cause, by: a minion died (killed, died, removed)",
+    "group_died": "group, side, at: a group became empty and left the board",
+    "group_created": "group, side, at: a new group appeared",
+    "structure_created": "structure, at, structure_kind, side",
+    "structure_destroyed": "structure, at, structure_kind, side: counts as lost by its owner (I3)",
+    "terrain_changed": "at, from, to",
+    # end of game
+    "sanctum_captured": "side, at: a recruit group captured the enemy Sanctum (step 9)",
+    "game_over": "winner, reason",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened; ``fields`` are sorted (name, value) pairs."""
+
+    kind: str
+    fields: tuple[tuple[str, JsonValue], ...] = ()
+
+    @staticmethod
+    def make(kind: str, /, **fields: object) -> Event:
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {kind!r}")
+        if "kind" in fields:
+            raise ValueError("an event field cannot be called 'kind'")
+        return Event(kind, tuple(sorted((k, json_value(v)) for k, v in fields.items())))
+
+    def get(self, key: str, default: JsonValue = None) -> JsonValue:
+        for name, value in self.fields:
+            if name == key:
+                return value
+        return default
+
+    def __getitem__(self, key: str) -> JsonValue:
+        for name, value in self.fields:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update({k: json_plain(v) for k, v in self.fields})
+        return out
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Event:
+        kind = data.get("kind")
+        if not isinstance(kind, str) or kind not in EVENT_KINDS:
+            raise StateFormatError(f"unknown event kind {kind!r}")
+        return Event(
+            kind, tuple(sorted((str(k), json_value(v)) for k, v in data.items() if k != "kind"))
+        )
+
+    def __str__(self) -> str:
+        body = ", ".join(f"{k}={v}" for k, v in self.fields)
+        return f"{self.kind}({body})"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """Everything that happened while resolving ``turn`` and the next start of turn."""
+
+    turn: int
+    events: tuple[Event, ...]
+    initiative_before: Side
+    initiative_after: Side
+    result: Result | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION,
+            "turn": self.turn,
+            "events": [e.to_dict() for e in self.events],
+            "initiative_before": str(self.initiative_before),
+            "initiative_after": str(self.initiative_after),
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> TurnReport:
+        if data.get("format_version") != FORMAT_VERSION:
+            raise StateFormatError(
+                f"report format_version {data.get('format_version')!r} is not supported"
+            )
+        result = data.get("result")
+        return TurnReport(
+            turn=int(data["turn"]),
+            events=tuple(Event.from_dict(e) for e in data["events"]),
+            initiative_before=Side(data["initiative_before"]),
+            initiative_after=Side(data["initiative_after"]),
+            result=None if result is None else Result.from_dict(result),
+        )

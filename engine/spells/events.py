@@ -1,0 +1,100 @@
+"""How one active spell reacts to one broadcast event (the core's ``World.broadcast`` decides
+the order in which spells hear it; see docs/spells.md, "Event order").
+
+A spell reacts through its ``triggers`` (effects run with the spell's host as the aim) and its
+``expires_on`` event. Host events (``host_dying``, ``host_killed``) reach a minion's spells when
+that minion is the subject, and a group's spells when the subject is one of its members; square,
+structure and globe spells ignore them (they hear ``minion_died`` instead). A spell whose
+persistent requirements are false is not potent and does not react.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.spells.effects import EffectContext, apply_effects, end_spell, host_aim
+from engine.spells.lookup import lookup
+from engine.spells.requirements import holds_persistent
+from engine.state import ActiveSpell, HostRef
+
+if TYPE_CHECKING:
+    from engine.content import Content
+    from engine.spells.schema import SpellDef
+    from engine.world import World
+
+HOST_EVENTS = frozenset({"host_dying", "host_killed"})
+
+_reactions: dict[int, tuple[SpellDef, frozenset[str]]] = {}
+
+
+def reactions(definition: SpellDef) -> frozenset[str]:
+    """The events a spell reacts to: its triggers' and its ``expires_on`` (cached)."""
+    cached = _reactions.get(id(definition))
+    if cached is not None and cached[0] is definition:
+        return cached[1]
+    events = {t.event for t in definition.triggers}
+    if definition.expires_on is not None:
+        events.add(definition.expires_on)
+    found = frozenset(events)
+    _reactions[id(definition)] = (definition, found)
+    return found
+
+
+_tables: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
+
+
+def _table(content: Content) -> dict[str, frozenset[str]]:
+    """Spell id -> the events it reacts to, for the reacting spells of a catalogue (cached)."""
+    spells = content.spells
+    cached = _tables.get(id(spells))
+    if cached is None or cached[0] is not spells:
+        table = {sid: r for sid, d in spells.items() if (r := reactions(d))}
+        cached = _tables[id(spells)] = (spells, table)
+    return cached[1]
+
+
+def reacts(content: Content, spell_id: str, event: str) -> bool:
+    """Whether active copies of ``spell_id`` react to ``event`` (a broadcaster may skip others)."""
+    events = _table(content).get(spell_id)
+    return events is not None and event in events
+
+
+def _concerns(world: World, spell: ActiveSpell, event: str, subject: HostRef | None) -> bool:
+    if event not in HOST_EVENTS:
+        return True
+    if subject is None:
+        return False
+    if spell.host == subject:
+        return True
+    if spell.host.kind == "group" and subject.kind == "minion" and isinstance(subject.ref, int):
+        group = world.group_of(subject.ref)
+        return group is not None and spell.host.ref == group.id
+    return False
+
+
+def on_event(world: World, spell: ActiveSpell, event: str, subject: HostRef | None) -> None:
+    """``spell`` hears ``event`` about ``subject`` (None for turn-wide events)."""
+    events = _table(world.content).get(spell.spell_id)
+    if events is None or event not in events:
+        return
+    definition = world.content.spells[spell.spell_id]
+    triggers = [t for t in definition.triggers if t.event == event]
+    ends = definition.expires_on == event
+    if not triggers and not ends:
+        return
+    if not _concerns(world, spell, event, subject):
+        return
+    if definition.requires_persistent and not holds_persistent(
+        lookup(world), spell, definition, world.content
+    ):
+        return
+    aim = host_aim(world, spell.host)
+    for trigger in triggers:
+        if spell.uid not in world.spell_map:
+            return
+        ctx = EffectContext(
+            world, definition, spell.owner, aim, active=spell, power=spell.power, subject=subject
+        )
+        apply_effects(ctx, trigger.effects)
+    if ends and spell.uid in world.spell_map:
+        end_spell(world, spell.uid, "expired")

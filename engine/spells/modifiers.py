@@ -1,0 +1,362 @@
+"""Continuous effects of active spells, as the core asks about them.
+
+Stat changes fold in one fixed layer order (docs/spells.md, "Modifier layers"): for each stat,
+first every ``set``, then every ``add``, then every ``max`` (a cap), then every ``min`` (a floor),
+each layer in casting order (oldest first); finally no stat drops below 0 and maximum hit points
+below 1. A minion hears the spells on itself, its group, its group's square, the structure there
+and the globe; ``who`` narrows a spell to its owner's (``friendly``) or the other (``enemy``) side.
+
+Every function accepts a :class:`GameState` or the turn's :class:`World` (and an optional content;
+a World brings its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.coords import Coord
+from engine.spells.lookup import Lookup, StateLike, lookup
+from engine.spells.primitives import Effect
+from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
+
+if TYPE_CHECKING:
+    from engine.content import Content
+    from engine.spells.schema import SpellDef
+    from engine.world import World
+
+LAYERS = ("set", "add", "max", "min")
+_STAT_FIELDS = ("max_hp", "armor", "hand", "missile", "attacks", "level")
+
+
+def content_of(source: object, content: Content | None) -> Content:
+    if content is not None:
+        return content
+    world_content = getattr(source, "content", None)
+    if world_content is not None:
+        return world_content  # type: ignore[no-any-return]
+    from engine.content import load_content
+
+    return load_content()
+
+
+_continuous: dict[int, tuple[SpellDef, dict[str, tuple[Effect, ...]]]] = {}
+
+
+_with_op: dict[tuple[int, str], tuple[object, frozenset[str]]] = {}
+
+
+def ids_with(content: Content, op: str) -> frozenset[str]:
+    """Ids of the spells with a continuous ``op`` effect (cached per catalogue)."""
+    spells = content.spells
+    cached = _with_op.get((id(spells), op))
+    if cached is not None and cached[0] is spells:
+        return cached[1]
+    found = frozenset(s.id for s in spells.values() if op in effects_by_op(s))
+    _with_op[(id(spells), op)] = (spells, found)
+    return found
+
+
+def ids_with_any(content: Content, ops: frozenset[str]) -> frozenset[str]:
+    """Ids of the spells with any of the continuous ``ops`` (cached per catalogue)."""
+    key = "|".join(sorted(ops))
+    spells = content.spells
+    cached = _with_op.get((id(spells), key))
+    if cached is not None and cached[0] is spells:
+        return cached[1]
+    found = frozenset().union(*(ids_with(content, op) for op in ops))
+    _with_op[(id(spells), key)] = (spells, found)
+    return found
+
+
+def effects_by_op(spell: SpellDef) -> dict[str, tuple[Effect, ...]]:
+    """The spell's continuous effects grouped by primitive (cached per definition)."""
+    cached = _continuous.get(id(spell))
+    if cached is not None and cached[0] is spell:
+        return cached[1]
+    from engine.spells.primitives import PRIMITIVES
+
+    by_op: dict[str, tuple[Effect, ...]] = {}
+    for effect in spell.effects:
+        if PRIMITIVES[effect.op].continuous:
+            by_op[effect.op] = (*by_op.get(effect.op, ()), effect)
+    _continuous[id(spell)] = (spell, by_op)
+    return by_op
+
+
+def _potent(view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content) -> bool:
+    if not definition.requires_persistent:
+        return True
+    from engine.spells.requirements import holds_persistent
+
+    return holds_persistent(view, spell, definition, content)
+
+
+def spells_touching(
+    view: Lookup, group: Group, minion: Minion | None, relevant: frozenset[str]
+) -> Iterator[ActiveSpell]:
+    """Active spells that reach a minion (or a whole group), in the documented host order;
+    on the globe only those whose id is in ``relevant``."""
+    if minion is not None:
+        yield from view.spells_on(HostRef.minion(minion.id))
+    else:
+        for m in group.minions:
+            yield from view.spells_on(HostRef.minion(m.id))
+    yield from view.spells_on(HostRef.group(group.id))
+    yield from view.spells_on(HostRef.square(group.coord))
+    structure = view.structure_at(group.coord)
+    if structure is not None:
+        yield from view.spells_on(HostRef.structure(structure.id))
+    yield from view.globe_among(relevant)
+
+
+def _applies(effect: Effect, spell: ActiveSpell, owner: object) -> bool:
+    who = effect.params.text("who", "all")
+    if who == "friendly":
+        return owner == spell.owner
+    if who == "enemy":
+        return owner != spell.owner
+    return True
+
+
+def _effects(
+    view: Lookup, group: Group, minion: Minion | None, content: Content, ops: frozenset[str]
+) -> Iterator[tuple[ActiveSpell, Effect]]:
+    spells = content.spells
+    relevant = ids_with_any(content, ops)
+    for spell in spells_touching(view, group, minion, relevant):
+        if spell.spell_id not in relevant:
+            continue
+        definition = spells[spell.spell_id]
+        by_op = effects_by_op(definition)
+        if not by_op:
+            continue
+        matching = [e for op in ops for e in by_op.get(op, ())]
+        if not matching:
+            continue
+        if minion is not None and spell.host.kind == "group":
+            # N12: a group spell reaches the members it was cast on, not later joiners.
+            members = spell.get("members")
+            if isinstance(members, tuple) and minion.id not in members:
+                continue
+        if not _potent(view, spell, definition, content):
+            continue
+        for effect in matching:
+            if _applies(effect, spell, group.owner):
+                yield spell, effect
+
+
+def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
+    """``aura_modify`` effects of spells hosted within their radius of the group's square."""
+    auras = ids_with(content, "aura_modify")
+    if not auras:
+        return
+    from engine.spells.targeting import aim_of_host
+
+    for spell in view.spells_among(auras):
+        definition = content.spells[spell.spell_id]
+        aim = aim_of_host(view, spell.host)
+        if aim is None or aim.coord is None or not _potent(view, spell, definition, content):
+            continue
+        for effect in effects_by_op(definition)["aura_modify"]:
+            if group.coord.dist(aim.coord) <= effect.params.num("radius", 1) and _applies(
+                effect, spell, group.owner
+            ):
+                yield spell, effect
+
+
+def has_auras(state: StateLike | World | Lookup, content: Content | None = None) -> bool:
+    """Whether any active spell changes stats around its host (``aura_modify``): such a spell
+    reaches groups that carry no spell themselves."""
+    content = content_of(state, content)
+    auras = ids_with(content, "aura_modify")
+    return bool(auras) and bool(lookup(state).spells_among(auras))
+
+
+def _fold(base: dict[str, int], mods: list[tuple[int, Effect]]) -> dict[str, int]:
+    out = dict(base)
+    ordered = sorted(mods, key=lambda m: m[0])
+    for layer in LAYERS:
+        for _, effect in ordered:
+            p = effect.params
+            if p.text("op", "add") != layer:
+                continue
+            stat = p.text("stat")
+            if stat not in out:
+                continue
+            amount = p.num("amount")
+            if layer == "set":
+                out[stat] = amount
+            elif layer == "add":
+                out[stat] += amount
+            elif layer == "max":
+                out[stat] = min(out[stat], amount)
+            else:
+                out[stat] = max(out[stat], amount)
+    out = {stat: max(0, value) for stat, value in out.items()}
+    if "max_hp" in out:
+        out["max_hp"] = max(1, out["max_hp"])
+    return out
+
+
+_MODIFY = frozenset({"modify"})
+
+
+def effective_minion(
+    state: StateLike | World | Lookup, group: Group, minion: Minion, content: Content | None = None
+) -> Minion:
+    """The minion with every active ``modify`` folded in (hp capped by the new maximum)."""
+    content = content_of(state, content)
+    view = lookup(state)
+    mods = [(s.uid, e) for s, e in _effects(view, group, minion, content, _MODIFY)]
+    mods += [(s.uid, e) for s, e in _auras(view, group, content)]
+    mods = [(uid, e) for uid, e in mods if e.params.text("stat") != "moves"]
+    if not mods:
+        return minion
+    base = {name: int(getattr(minion, name)) for name in _STAT_FIELDS}
+    out = _fold(base, mods)
+    return replace(
+        minion,
+        hp=min(minion.hp, out["max_hp"]),
+        max_hp=out["max_hp"],
+        armor=out["armor"],
+        hand=out["hand"],
+        missile=out["missile"],
+        attacks=out["attacks"],
+        level=out["level"],
+    )
+
+
+def group_moves(
+    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+) -> int:
+    """Squares the group may move this turn (1, changed by ``modify stat = "moves"``)."""
+    content = content_of(state, content)
+    view = lookup(state)
+    found = [*_effects(view, group, None, content, _MODIFY), *_auras(view, group, content)]
+    mods = [(s.uid, e) for s, e in found if e.params.text("stat") == "moves"]
+    if not mods:
+        return 1
+    return _fold({"moves": 1}, mods)["moves"]
+
+
+_HOLD = frozenset({"hold"})
+_GRANT = frozenset({"grant"})
+
+
+def can_move(
+    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+) -> bool:
+    """False while a ``hold`` reaches the group (on it, a member, its square or structure)."""
+    content = content_of(state, content)
+    view = lookup(state)
+    return next(iter(_effects(view, group, None, content, _HOLD)), None) is None
+
+
+def can_join(
+    state: StateLike | World | Lookup, a: Group, b: Group, content: Content | None = None
+) -> bool:
+    """False when either group carries a ``forbid_join`` (Ostracize)."""
+    content = content_of(state, content)
+    view = lookup(state)
+    forbidding = ids_with(content, "forbid_join")
+    for group in (a, b):
+        for spell in view.spells_on(HostRef.group(group.id)):
+            if spell.spell_id in forbidding:
+                return False
+    return True
+
+
+def training_blocked(
+    state: StateLike | World | Lookup, at: Coord, content: Content | None = None
+) -> bool:
+    """True when the group standing on ``at`` carries a ``forbid_join``: nobody trains there."""
+    view = lookup(state)
+    group = view.group_at(at)
+    return group is not None and not can_join(state, group, group, content)
+
+
+def abilities(
+    state: StateLike | World | Lookup,
+    group: Group,
+    minion: Minion,
+    content: Content | None = None,
+) -> frozenset[str]:
+    """The minion's walks plus every ability granted to it (flight, terrain_immunity, ...)."""
+    content = content_of(state, content)
+    view = lookup(state)
+    granted = {e.params.text("ability") for _, e in _effects(view, group, minion, content, _GRANT)}
+    return minion.walks | frozenset(granted)
+
+
+def group_walks(
+    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+) -> frozenset[str]:
+    """Abilities every member has (a group enters a terrain only if every member can)."""
+    sets = [abilities(state, group, m, content) for m in group.minions]
+    if not sets:
+        return frozenset()
+    common = set(sets[0])
+    for s in sets[1:]:
+        common &= s
+    return frozenset(common)
+
+
+def initiative_lock(
+    state: StateLike | World | Lookup, content: Content | None = None
+) -> Side | None:
+    """The side a ``lock_initiative`` spell holds initiative for (the newest wins), if any (I6)."""
+    content = content_of(state, content)
+    locks = ids_with(content, "lock_initiative")
+    found = lookup(state).spells_among(locks)
+    return found[-1].owner if found else None
+
+
+def produces_mana(
+    state: StateLike | World | Lookup, structure: Structure, content: Content | None = None
+) -> bool:
+    """False when a ``deny_production`` stops the structure's mana this turn (Embargo)."""
+    if structure.kind == "sanctum":
+        return True
+    content = content_of(state, content)
+    view = lookup(state)
+    denying = ids_with(content, "deny_production")
+    if any(s.spell_id in denying for s in view.spells_on(HostRef.structure(structure.id))):
+        return False
+    copies: dict[Side, int] = {}
+    for spell in view.spells_on(GLOBE):
+        if spell.spell_id in denying:
+            copies[spell.owner] = copies.get(spell.owner, 0) + 1
+    group = view.group_at(structure.coord)
+    recruits = 0
+    if group is not None and group.owner == structure.owner:
+        recruits = sum(1 for m in group.minions if m.kind == "recruit")
+    return all(structure.owner == side or recruits >= count for side, count in copies.items())
+
+
+def is_invisible(
+    state: StateLike | World | Lookup, group: Group, minion: Minion, content: Content | None = None
+) -> bool:
+    return "invisible" in abilities(state, group, minion, content)
+
+
+def bound_spells(
+    state: StateLike | World | Lookup, side: Side, content: Content | None = None
+) -> list[tuple[ActiveSpell, str]]:
+    """(carrier, bound spell id) for every bound spell ``side`` may cast (N5)."""
+    content = content_of(state, content)
+    binding = ids_with(content, "bind")
+    out = []
+    for spell in lookup(state).spells_among(binding):
+        if spell.owner is side:
+            for effect in effects_by_op(content.spells[spell.spell_id])["bind"]:
+                out.append((spell, effect.params.text("spell")))
+    return out
+
+
+def walks(
+    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+) -> frozenset[str]:
+    """The walks and abilities every member of the group has (movement asks this)."""
+    return group_walks(state, group, content)

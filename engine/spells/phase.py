@@ -1,0 +1,401 @@
+"""The spell execution phase: the life cycle of every cast (C1-C8, S6-S12, N2-N10).
+
+Order (C2, C3): by speed rank, immediate first and slow last; within a rank the side holding
+initiative when the rank begins goes first, each side's spells in the order it issued them.
+
+Each cast ends in exactly one of three ways:
+
+* **unpaid fizzle** (C5): the card is no longer in hand, the pool no longer covers the cost, or
+  (magic duel) the casting roll failed. Nothing is paid; the card stays where it is (in hand, or
+  wherever an earlier spell put it). It does not count as cast.
+* **squander** (C6, S11): a casting requirement became false, the target is gone or changed,
+  a visible non-cumulative copy already sits on the host (S7, S10), a ward stopped it (C8), a
+  dispel roll beat it (N10), or a once-per-game spell was already cast. The cost is paid and the
+  card goes to the discard pile; the ``on_squander`` effects happen (C7). It does not count as
+  cast (S12).
+* **success**: the cost is paid and the spell counts as cast. Instant spells apply their effects
+  and their card is discarded; alterations and conjurations become active on their host (S8)
+  and keep their card in play until they leave it (docs/spells.md D-SP4). Then the house's
+  attribute spell, if any, is cast automatically on the same target (N4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.coords import Coord
+from engine.orders import CastOrder, Target
+from engine.spells.duel import Duel, roll
+from engine.spells.effects import (
+    EffectContext,
+    apply_effects,
+    end_spell,
+    hero_room,
+    matches_filter,
+    retire_card,
+)
+from engine.spells.lookup import lookup
+from engine.spells.modifiers import effects_by_op, ids_with
+from engine.spells.requirements import ReqContext, failing
+from engine.spells.targeting import Aim, Resolved, cast_cost, check_target, resolve_cast
+from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
+from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side
+
+if TYPE_CHECKING:
+    from engine.spells.schema import SpellDef
+    from engine.world import World
+
+
+@dataclass(slots=True)
+class _Cast:
+    side: Side
+    index: int
+    order: CastOrder
+    resolved: Resolved | None
+
+
+def target_text(target: Target) -> str:
+    if target.kind == "globe":
+        return "globe"
+    ref = target.ref
+    return f"{target.kind}:{ref.name if isinstance(ref, Coord) else ref}"
+
+
+def expire_spells(world: World) -> None:
+    """Conjurations whose turns ran out leave play before the phase's first spell (N12)."""
+    for spell in list(world.spell_map.values()):
+        until = spell.get("expires_turn")
+        if isinstance(until, int) and not isinstance(until, bool) and until <= world.turn:
+            end_spell(world, spell.uid, "expired")
+
+
+def _resolve_all(world: World, casts: dict[Side, list[CastOrder]]) -> list[_Cast]:
+    content = world.content
+    out = []
+    for side in (Side.RED, Side.BLUE):
+        player = world.player(side)
+        hand = [(c.uid, c.spell_id) for c in player.hand]
+        for index, order in enumerate(casts.get(side, [])):
+            resolved = resolve_cast(
+                world, side, order, content=content, hand=hand, house=player.house
+            )
+            out.append(
+                _Cast(side, index, order, None if not isinstance(resolved, Resolved) else resolved)
+            )
+    return out
+
+
+def run_spell_phase(world: World, casts: dict[Side, list[CastOrder]]) -> None:
+    """Execute both sides' casts for this turn on ``world`` (see the module docstring)."""
+    in_play = {s.uid: s for s in world.spell_map.values() if s.card_uid is not None}
+    try:
+        _run(world, casts, in_play)
+    finally:
+        # Hosts that died during the phase took their spells along: their cards are spent.
+        for uid, spell in in_play.items():
+            if uid not in world.spell_map:
+                retire_card(world, spell)
+
+
+def _run(world: World, casts: dict[Side, list[CastOrder]], in_play: dict[int, ActiveSpell]) -> None:
+    expire_spells(world)
+    world.broadcast("spell_phase_start")
+    pending = _resolve_all(world, casts)
+    duel = None
+    if world.options.magic_duel:
+        plan: dict[Side, list[tuple[int, bool, bool]]] = {}
+        for c in pending:
+            uses = c.resolved is not None and c.resolved.source != "bound"
+            plan.setdefault(c.side, []).append((c.index, uses, c.order.boosted))
+        duel = Duel.plan(plan)
+    for rank in SPEEDS:
+        first, second = world.initiative_order()
+        for side in (first, second):
+            for c in pending:
+                if c.side is not side:
+                    continue
+                speed = c.resolved.spell.speed if c.resolved is not None else "normal"
+                if speed == rank:
+                    active = execute_cast(world, c, duel)
+                    if active is not None and active.card_uid is not None:
+                        in_play[active.uid] = active
+
+
+def _fizzle(world: World, c: _Cast, spell_id: str, reason: str) -> None:
+    world.emit(
+        "spell_fizzled",
+        side=str(c.side),
+        card=c.order.card_uid,
+        spell=spell_id,
+        target=target_text(c.order.target),
+        reason=reason,
+    )
+
+
+def host_for(spell: SpellDef, aim: Aim) -> HostRef:
+    """Where an alteration or conjuration lives once active (S8)."""
+    kind = spell.target.kind
+    if kind == "globe":
+        return GLOBE
+    if kind in MINION_KINDS and aim.minion is not None:
+        return HostRef.minion(aim.minion.id)
+    if kind in GROUP_KINDS and spell.target.has("focused") and aim.minion is not None:
+        return HostRef.minion(aim.minion.id)
+    return aim.host
+
+
+def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSpell | None:
+    """An enemy ward on a host the spell executes against (C8), or None."""
+    wards = ids_with(world.content, "ward")
+    if not wards:
+        return None
+    hosts = [aim.host]
+    if aim.minion is not None and aim.group is not None:
+        hosts.append(HostRef.group(aim.group.id))
+    view = lookup(world)
+    for host in hosts:
+        for active in view.spells_on(host):
+            if active.owner == side or active.spell_id not in wards:
+                continue
+            definition = world.content.spells[active.spell_id]
+            for effect in effects_by_op(definition)["ward"]:
+                # The ward's filter is written from its owner's side: "enemy" means our caster.
+                fake = ActiveSpell(0, spell.id, side, host, world.turn)
+                if matches_filter(active.owner, fake, spell, effect):
+                    return active
+    return None
+
+
+def _squander_reason(
+    world: World, c: _Cast, spell: SpellDef, carrier_minion: int | None
+) -> tuple[str | None, Aim | None]:
+    content = world.content
+    side = c.side
+    if spell.once_per_game and spell.id in world.player(side).cast_log:
+        return "once per game: already cast", None
+    aim, problem = check_target(world, side, spell, c.order.target, content, carrier=carrier_minion)
+    if problem is not None or aim is None:
+        return (problem.message if problem else "no target"), None
+    if spell.requires_execution:
+        bad = failing(spell.requires_execution, ReqContext(lookup(world), side, aim, content))
+        if bad is not None:
+            return f"requirement failed: {bad.describe()}", aim
+    if spell.type == "hero" and aim.coord is not None and not hero_room(world, side, aim.coord):
+        return "no room for the hero", aim
+    if not spell.instant and spell.visible and not spell.cumulative:
+        host = host_for(spell, aim)
+        if any(s.spell_id == spell.id and s.visible for s in world.spells_on(host)):
+            return "a copy is already active on that target", aim
+    ward = _ward_stops(world, side, spell, aim)
+    if ward is not None:
+        uses = ward.get("uses_left")
+        definition = content.spells[ward.spell_id]
+        limit = next(e.params.num("uses") for e in definition.effects if e.op == "ward")
+        left = (uses if isinstance(uses, int) and not isinstance(uses, bool) else limit) - 1
+        if limit and left <= 0:
+            end_spell(world, ward.uid, "spent")
+        elif limit:
+            world.update_spell(ward.with_data(uses_left=left))
+        return f"warded by {definition.name}", aim
+    return None, aim
+
+
+def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | None:
+    """One cast's execution: fizzle, squander or success (module docstring); returns the spell
+    that became active, if any."""
+    order, side = c.order, c.side
+    if c.resolved is None:
+        _fizzle(world, c, order.spell_id or "?", "the spell is no longer held")
+        return None
+    resolved = c.resolved
+    spell = resolved.spell
+    world.emit(
+        "spell_cast",
+        side=str(side),
+        card=order.card_uid,
+        spell=spell.id,
+        target=target_text(order.target),
+    )
+    card = None
+    if resolved.source == "hand":
+        card = world.player(side).card(order.card_uid)
+        if card is None:
+            _fizzle(world, c, spell.id, "the spell is no longer in hand")
+            return None
+    if resolved.source == "bound" and (
+        resolved.carrier_uid is None or resolved.carrier_uid not in world.spell_map
+    ):
+        _fizzle(world, c, spell.id, "its holder is gone")
+        return None
+    casting_roll = 0
+    if duel is not None:
+        if resolved.source == "bound":
+            casting_roll = order.power or 0
+        else:
+            dice = duel.casting_dice(side, c.index)
+            if dice == 0:
+                _fizzle(world, c, spell.id, "no magic dice left")
+                return None
+            casting_roll = roll(world.rng, dice)
+            value = spell.casting_value + (2 if order.boosted else 0)
+            if casting_roll < value:
+                _fizzle(world, c, spell.id, f"casting roll {casting_roll} below {value}")
+                return None
+    cost = cast_cost(spell, order, world.turn, resolved.source)
+    if not world.player(side).pool.covers(cost):
+        _fizzle(world, c, spell.id, f"the pool no longer covers {cost}")
+        return None
+    carrier_minion = None
+    if resolved.carrier is not None and resolved.carrier.kind == "minion":
+        ref = resolved.carrier.ref
+        carrier_minion = ref if isinstance(ref, int) else None
+    reason, aim = _squander_reason(world, c, spell, carrier_minion)
+    if reason is None and duel is not None and aim is not None:
+        defender = side.other
+        if aim.host == GLOBE or aim.owner == defender:
+            dispel = duel.try_dispel(world.rng, defender, casting_roll)
+            if dispel is not None and dispel > casting_roll:
+                reason = f"dispelled: roll {dispel} beat {casting_roll}"
+    world.pay(side, cost)
+    if card is not None:
+        world.take_card(side, card.uid)
+        # An active spell keeps its card in play until it leaves play (end_spell).
+        if reason is not None or spell.instant:
+            world.put_card(side, card, "discard")
+    if reason is not None:
+        world.emit(
+            "spell_squandered",
+            side=str(side),
+            card=order.card_uid,
+            spell=spell.id,
+            target=target_text(order.target),
+            reason=reason,
+        )
+        if spell.on_squander:
+            apply_effects(
+                EffectContext(world, spell, side, aim, power=order.power), spell.on_squander
+            )
+        return None
+    assert aim is not None
+    world.record_cast(side, spell.id)
+    world.emit(
+        "spell_executed",
+        side=str(side),
+        card=order.card_uid,
+        spell=spell.id,
+        target=target_text(order.target),
+    )
+    active = succeed(world, spell, side, aim, order, card_uid=None if card is None else card.uid)
+    if spell.spell_class != "attribute":
+        cast_attribute(world, spell, side, order.target)
+    return active
+
+
+def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
+    """The aims an instant spell's effects reach: ground and aura widen the one target (N11)."""
+    from engine.spells.targeting import aim_of_host
+
+    t = spell.target
+    view = lookup(world)
+    if not t.has("ground") and t.aura is None:
+        return [aim]
+    centre = aim.coord
+    if centre is None:
+        return [aim]
+    radius = t.aura or 0
+    out = [] if t.has("ground") else [aim]
+    for group in sorted(view.groups, key=lambda g: g.id):
+        if group.coord.dist(centre) > radius:
+            continue
+        if not t.has("ground") and aim.group is not None and group.id == aim.group.id:
+            continue
+        if t.allegiance == "augment" and group.owner != side:
+            continue
+        if t.allegiance == "hex" and group.owner == side:
+            continue
+        if t.kind == "recruit_group" and not group.is_recruit_group:
+            continue
+        if t.kind == "monster_group" and not group.is_monster_group:
+            continue
+        found = aim_of_host(view, HostRef.group(group.id))
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def succeed(
+    world: World,
+    spell: SpellDef,
+    side: Side,
+    aim: Aim,
+    order: CastOrder,
+    *,
+    card_uid: int | None,
+) -> ActiveSpell | None:
+    """A successful execution: instant effects, or the spell becomes active (S8)."""
+    if spell.instant:
+        for each in _aims(world, spell, side, aim):
+            apply_effects(
+                EffectContext(world, spell, side, each, power=order.power),
+                spell.effects_for(order.boosted),
+            )
+        return None
+    data: dict[str, JsonValue] = {}
+    if spell.duration in ("one_turn", "turns"):
+        data["expires_turn"] = world.turn + spell.turns
+    host = host_for(spell, aim)
+    if host.kind == "group" and aim.group is not None:
+        group = world.group(aim.group.id)
+        data["members"] = tuple(m.id for m in group.minions) if group is not None else ()
+    active = world.add_spell(
+        spell.id,
+        side,
+        host,
+        visible=spell.visible,
+        boosted=order.boosted,
+        power=order.power,
+        card_uid=card_uid,
+        helper=spell.helper,
+        data=dict(data),
+    )
+    apply_effects(
+        EffectContext(world, spell, side, aim, active=active, power=order.power),
+        spell.effects_for(order.boosted),
+    )
+    return active
+
+
+_attributes: dict[int, tuple[object, dict[str, SpellDef]]] = {}
+
+
+def attribute_of(world: World, house: str) -> SpellDef | None:
+    """The house's attribute spell (N4), if the catalogue has one."""
+    spells = world.content.spells
+    cached = _attributes.get(id(spells))
+    if cached is None or cached[0] is not spells:
+        table = {s.house: s for s in spells.values() if s.spell_class == "attribute"}
+        cached = (spells, table)
+        _attributes[id(spells)] = cached
+    return cached[1].get(house)
+
+
+def cast_attribute(world: World, spell: SpellDef, side: Side, target: Target) -> None:
+    """N4: the house's attribute spell follows a successful cast, free and undispellable."""
+    attribute = attribute_of(world, spell.house)
+    if attribute is None or spell.helper:
+        return
+    attr_target = Target("globe") if attribute.target.kind == "globe" else target
+    aim, problem = check_target(world, side, attribute, attr_target, world.content)
+    if aim is None or problem is not None:
+        return
+    world.emit(
+        "spell_executed",
+        side=str(side),
+        card=0,
+        spell=attribute.id,
+        target=target_text(attr_target),
+    )
+    succeed(
+        world, attribute, side, aim, CastOrder(0, attr_target, spell_id=attribute.id), card_uid=None
+    )

@@ -1,0 +1,218 @@
+"""The closed vocabulary of spell requirements (prerequisites).
+
+A spell lists requirements under ``requires.targeting``, ``requires.execution`` and
+``requires.persistent``. Targeting requirements are checked when the order is given and again at
+execution (S11); execution-only ones just at execution; a failure at execution makes the spell
+squander with its cost paid (C6). Persistent requirements are re-evaluated whenever an active spell
+would act: while one is false the spell stays on its host but does nothing (it is not potent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.spells.params import BadKeyError, Key, Params, check_keys
+from engine.spells.vocab import TERRAINS
+from engine.state import ActiveSpell, Side
+
+if TYPE_CHECKING:
+    from engine.content import Content
+    from engine.spells.lookup import Lookup
+    from engine.spells.schema import SpellDef
+    from engine.spells.targeting import Aim
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One validated requirement: its name and parameters."""
+
+    name: str
+    params: Params
+
+    def describe(self) -> str:
+        return REQUIREMENTS[self.name].words(self.params)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"req": self.name, **self.params.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class RequirementKind:
+    name: str
+    keys: tuple[Key, ...]
+    words: Callable[[Params], str]
+
+
+def _size_words(p: Params) -> str:
+    lo, hi = p.num("min", 1), p.num("max", 8)
+    return f"the target group (on a structure: the caster's group there) has {lo} to {hi} minions"
+
+
+_R = RequirementKind
+REQUIREMENTS: dict[str, RequirementKind] = {
+    r.name: r
+    for r in (
+        _R(
+            "terrain_is",
+            (Key("terrains", "strs", required=True, choices=TERRAINS),),
+            lambda p: f"the target stands on {' or '.join(p.texts('terrains'))}",
+        ),
+        _R(
+            "group_size",
+            (Key("min", "int", default=1, minimum=1), Key("max", "int", default=8, minimum=1)),
+            _size_words,
+        ),
+        _R(
+            "caster_structures",
+            (Key("min", "int", required=True, minimum=1),),
+            lambda p: f"the caster owns at least {p.num('min')} town(s) or colonies",
+        ),
+        _R(
+            "caster_initiative",
+            (Key("has", "bool", default=True),),
+            lambda p: (
+                "the caster holds initiative"
+                if p.flag("has", True)
+                else "the caster does not hold initiative"
+            ),
+        ),
+        _R(
+            "target_has_spell",
+            (Key("spell", "str", required=True),),
+            lambda p: f"the target carries '{p.text('spell')}'",
+        ),
+        _R(
+            "target_lacks_spell",
+            (Key("spell", "str", required=True),),
+            lambda p: f"the target does not carry '{p.text('spell')}'",
+        ),
+        _R(
+            "target_unenchanted",
+            (),
+            lambda p: "the target carries no visible active spell",
+        ),
+        _R("caster_has_hero", (), lambda p: "the caster has a hero on the board"),
+        _R(
+            "target_level",
+            (Key("max", "int", required=True, minimum=0),),
+            lambda p: f"every affected minion is at most level {p.num('max')}",
+        ),
+        _R("no_structure", (), lambda p: "the square holds no structure"),
+    )
+}
+
+
+def parse_requirement(table: object) -> Requirement:
+    """Validate one requirement table; raises :class:`BadKeyError` naming the bad key."""
+    if not isinstance(table, Mapping):
+        raise BadKeyError("req", f"a requirement must be a table, not {table!r}")
+    name = table.get("req")
+    if not isinstance(name, str) or name not in REQUIREMENTS:
+        known = ", ".join(sorted(REQUIREMENTS))
+        raise BadKeyError("req", f"unknown requirement {name!r} (known: {known})")
+    return Requirement(name, check_keys(table, REQUIREMENTS[name].keys, skip=("req",)))
+
+
+# ------------------------------------------------------------------------------- evaluation
+
+
+def holds(req: Requirement, ctx: ReqContext) -> bool:
+    """Whether one requirement is true for a cast by ``ctx.side`` at ``ctx.aim``."""
+    return _CHECKS[req.name](req.params, ctx)
+
+
+def failing(reqs: tuple[Requirement, ...], ctx: ReqContext) -> Requirement | None:
+    """The first requirement that is false, if any."""
+    for req in reqs:
+        if not holds(req, ctx):
+            return req
+    return None
+
+
+def holds_persistent(
+    view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content
+) -> bool:
+    """Whether an active spell is potent: every persistent requirement holds on its host."""
+    from engine.spells.targeting import aim_of_host
+
+    aim = aim_of_host(view, spell.host)
+    if aim is None:
+        return False
+    ctx = ReqContext(view, spell.owner, aim, content)
+    return failing(definition.requires_persistent, ctx) is None
+
+
+@dataclass(frozen=True, slots=True)
+class ReqContext:
+    view: Lookup
+    side: Side
+    aim: Aim
+    content: Content
+
+
+def _terrain_is(p: Params, ctx: ReqContext) -> bool:
+    at = ctx.aim.coord
+    return at is not None and ctx.view.terrain.get(at) in p.texts("terrains")
+
+
+def _group_size(p: Params, ctx: ReqContext) -> bool:
+    group = ctx.aim.group
+    if group is None and ctx.aim.coord is not None:
+        # On a structure or square: the caster's own group standing there.
+        group = ctx.view.group_at(ctx.aim.coord)
+        if group is not None and group.owner != ctx.side:
+            group = None
+    return group is not None and p.num("min", 1) <= len(group.minions) <= p.num("max", 8)
+
+
+def _caster_structures(p: Params, ctx: ReqContext) -> bool:
+    owned = sum(
+        1 for s in ctx.view.structures if s.owner == ctx.side and s.kind in ("town", "colony")
+    )
+    return owned >= p.num("min")
+
+
+def _caster_initiative(p: Params, ctx: ReqContext) -> bool:
+    return (ctx.view.initiative == ctx.side) == p.flag("has", True)
+
+
+def _has_spell(p: Params, ctx: ReqContext) -> bool:
+    return any(s.spell_id == p.text("spell") for s in ctx.view.spells_on(ctx.aim.host))
+
+
+def _unenchanted(p: Params, ctx: ReqContext) -> bool:
+    return not any(s.visible and not s.helper for s in ctx.view.spells_on(ctx.aim.host))
+
+
+def _has_hero(p: Params, ctx: ReqContext) -> bool:
+    return any(
+        g.owner == ctx.side and any("hero" in m.traits for m in g.minions) for g in ctx.view.groups
+    )
+
+
+def _target_level(p: Params, ctx: ReqContext) -> bool:
+    minions = [ctx.aim.minion] if ctx.aim.minion is not None else []
+    if not minions and ctx.aim.group is not None:
+        minions = list(ctx.aim.group.minions)
+    return all(m.level <= p.num("max") for m in minions)
+
+
+def _no_structure(p: Params, ctx: ReqContext) -> bool:
+    return ctx.aim.coord is not None and ctx.view.structure_at(ctx.aim.coord) is None
+
+
+_CHECKS: dict[str, Callable[[Params, ReqContext], bool]] = {
+    "terrain_is": _terrain_is,
+    "group_size": _group_size,
+    "caster_structures": _caster_structures,
+    "caster_initiative": _caster_initiative,
+    "target_has_spell": _has_spell,
+    "target_lacks_spell": lambda p, ctx: not _has_spell(p, ctx),
+    "target_unenchanted": _unenchanted,
+    "caster_has_hero": _has_hero,
+    "target_level": _target_level,
+    "no_structure": _no_structure,
+}
+assert set(_CHECKS) == set(REQUIREMENTS)

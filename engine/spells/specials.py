@@ -1,0 +1,47 @@
+"""Named special handlers: effects that no primitive covers (one spell each, for now).
+
+A handler becomes a primitive once a second spell needs it (ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.state import HostRef
+
+if TYPE_CHECKING:
+    from engine.spells.effects import EffectContext
+
+
+def soul_jar(ctx: EffectContext) -> None:
+    """A member of the jar's group is dying (heard as "host_dying", the minion as subject).
+
+    The jar catches it instead: it does not die, it is fully healed and stripped of every spell
+    on itself, and it leaves its group as a new group on the nearest free square it may enter
+    (it stays if there is none). Then the jar breaks.
+    """
+    from engine.spells.effects import end_spell, nearest_free
+
+    world, active, subject = ctx.world, ctx.active, ctx.subject
+    if active is None or subject is None or subject.kind != "minion":
+        return
+    if not isinstance(subject.ref, int):
+        return
+    minion = world.minion(subject.ref)
+    group = world.group_of(subject.ref)
+    if minion is None or group is None:
+        return
+    world.prevent_death(minion.id)
+    for spell in world.spells_on(HostRef.minion(minion.id)):
+        end_spell(world, spell.uid, "stripped")
+    end_spell(world, active.uid, "expired")
+    world.heal_minion(minion.id, minion.max_hp - minion.hp)
+    world.emit("spell_effect", spell=ctx.spell.id, text="The jar caught a dying recruit.")
+    if len(group.minions) > 1:
+        spot = nearest_free(world, group, group.coord)
+        if spot is not None:
+            world.detach_minion(minion.id, spot)
+
+
+HANDLERS: dict[str, Callable[[EffectContext], None]] = {"soul_jar": soul_jar}

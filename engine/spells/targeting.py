@@ -1,0 +1,513 @@
+"""Targeting: is a cast legal (S3, S5, S6, N2, N4-N6, N11, C4), and what does it aim at.
+
+:func:`check_target` is the one place that decides whether a spell may aim at a target. It runs
+when orders are given (:func:`validate_cast`, :func:`validate_casts`) and again at the instant the
+spell executes (S11), where any failure makes the spell squander.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.coords import Coord
+from engine.orders import CastOrder, Problem, Target
+from engine.spells.lookup import Lookup, StateLike, lookup
+from engine.spells.requirements import ReqContext, failing
+from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
+from engine.state import GLOBE, Group, HostRef, Mana, Minion, Owner, Side, Structure
+
+if TYPE_CHECKING:
+    from engine.content import Content
+    from engine.spells.schema import Cost, SpellDef
+    from engine.world import World
+
+LOS_BLOCKERS = frozenset({"mountain", "forest"})
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """What a cast is aimed at, resolved against the board."""
+
+    host: HostRef
+    coord: Coord | None = None
+    group: Group | None = None
+    minion: Minion | None = None
+    structure: Structure | None = None
+
+    @property
+    def owner(self) -> Owner | None:
+        if self.group is not None:
+            return self.group.owner
+        if self.structure is not None:
+            return self.structure.owner
+        return None
+
+
+def aim_of_host(view: Lookup, host: HostRef) -> Aim | None:
+    """The aim an active spell's host stands for (None when the host is gone)."""
+    if host.kind == "globe":
+        return Aim(GLOBE)
+    if host.kind == "square":
+        if not isinstance(host.ref, Coord) or host.ref not in view.terrain:
+            return None
+        return Aim(host, host.ref, view.group_at(host.ref), None, view.structure_at(host.ref))
+    if not isinstance(host.ref, int):
+        return None
+    if host.kind == "group":
+        group = view.group(host.ref)
+        return None if group is None else Aim(host, group.coord, group)
+    if host.kind == "minion":
+        found = view.minion(host.ref)
+        if found is None:
+            return None
+        return Aim(host, found[0].coord, found[0], found[1])
+    structure = view.structure(host.ref)
+    return None if structure is None else Aim(host, structure.coord, structure=structure)
+
+
+def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
+    primary, secondary = HOUSES[spell.house]
+    return Mana.single(primary, cost.primary) + Mana.single(secondary, cost.secondary)
+
+
+def order_kind(spell: SpellDef) -> str:
+    """The host kind an order's target must name for this spell."""
+    kind = spell.target.kind
+    if kind in GROUP_KINDS:
+        if spell.target.has("focused"):
+            return "minion"
+        if spell.target.has("ground"):
+            return "square"
+        return "group"
+    if kind in MINION_KINDS:
+        if spell.target.has("ground"):
+            return "square"
+        return "minion"
+    if kind in SQUARE_KINDS:
+        return "square"
+    return kind
+
+
+class Refusal(Exception):  # noqa: N818 - a control-flow signal, not an error
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _resolve(view: Lookup, spell: SpellDef, target: Target) -> Aim:
+    expected = order_kind(spell)
+    if target.kind != expected:
+        raise Refusal(
+            "target_kind", f"{spell.name} is cast on a {expected}, not on a {target.kind}"
+        )
+    ref = target.ref
+    if expected == "globe":
+        return Aim(GLOBE)
+    if expected == "square":
+        if not isinstance(ref, Coord) or ref not in view.terrain:
+            raise Refusal("no_target", f"{ref} is not a square of the board")
+        return Aim(HostRef.square(ref), ref, view.group_at(ref), None, view.structure_at(ref))
+    if expected == "group":
+        group = view.group_at(ref) if isinstance(ref, Coord) else None
+        if isinstance(ref, int):
+            group = view.group(ref)
+        if group is None:
+            raise Refusal("no_target", f"there is no group {ref}")
+        return Aim(HostRef.group(group.id), group.coord, group)
+    if expected == "minion":
+        found = view.minion(ref) if isinstance(ref, int) else None
+        if found is None:
+            raise Refusal("no_target", f"there is no minion {ref}")
+        return Aim(HostRef.minion(found[1].id), found[0].coord, found[0], found[1])
+    structure = view.structure(ref) if isinstance(ref, int) else None
+    if structure is None and isinstance(ref, Coord):
+        structure = view.structure_at(ref)
+    if structure is None:
+        raise Refusal("no_target", f"there is no structure {ref}")
+    return Aim(HostRef.structure(structure.id), structure.coord, structure=structure)
+
+
+def _line(a: Coord, b: Coord) -> list[tuple[int, int]]:
+    """Squares strictly between ``a`` and ``b`` on a Bresenham line."""
+    x0, y0, x1, y1 = a.x, a.y, b.x, b.y
+    dx, dy = abs(x1 - x0), -abs(y1 - y0)
+    sx = 1 if x0 < x1 else -1
+    sy = 1 if y0 < y1 else -1
+    err = dx + dy
+    out = []
+    while (x0, y0) != (x1, y1):
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x0 += sx
+        if e2 <= dx:
+            err += dx
+            y0 += sy
+        if (x0, y0) != (x1, y1):
+            out.append((x0, y0))
+    return out
+
+
+def line_of_sight(view: Lookup, a: Coord, b: Coord) -> bool:
+    from engine.coords import coord
+
+    return all(view.terrain.get(coord(x, y)) not in LOS_BLOCKERS for x, y in _line(a, b))
+
+
+def _kind_check(view: Lookup, spell: SpellDef, aim: Aim) -> None:
+    kind = spell.target.kind
+    if spell.target.has("ground"):
+        return
+    minion, group = aim.minion, aim.group
+    if kind == "recruit" and minion is not None and minion.kind != "recruit":
+        raise Refusal("target_kind", f"{spell.name} needs a recruit")
+    if kind == "monster" and minion is not None and minion.kind != "monster":
+        raise Refusal("target_kind", f"{spell.name} needs a monster")
+    if kind in GROUP_KINDS and group is not None:
+        if kind == "recruit_group" and not group.is_recruit_group:
+            raise Refusal("target_kind", f"{spell.name} needs a recruit group")
+        if kind == "monster_group" and not group.is_monster_group:
+            raise Refusal("target_kind", f"{spell.name} needs a monster group")
+    if kind == "structure" and aim.structure is not None and aim.structure.kind == "sanctum":
+        raise Refusal("sanctum", "a Sanctum is never a spell target")
+    if kind in SQUARE_KINDS and aim.coord is not None:
+        structure = view.structure_at(aim.coord)
+        if structure is not None and structure.kind == "sanctum":
+            raise Refusal("sanctum", "a Sanctum's square is never a spell target")
+        if view.group_at(aim.coord) is not None:
+            raise Refusal("square_occupied", f"{aim.coord} holds a group")
+
+
+def _allegiance(spell: SpellDef, side: Side, aim: Aim) -> None:
+    allegiance = spell.target.allegiance
+    owner = aim.owner
+    if allegiance == "universal" or owner is None or spell.target.has("ground"):
+        return
+    if allegiance == "augment" and owner != side:
+        raise Refusal("allegiance", f"{spell.name} may only be cast on something of yours")
+    if allegiance == "hex" and owner == side:
+        raise Refusal("allegiance", f"{spell.name} may only be cast on an enemy")
+
+
+def _qualifiers(
+    view: Lookup, spell: SpellDef, side: Side, aim: Aim, *, content: Content, carrier: int | None
+) -> None:
+    t = spell.target
+    at = aim.coord
+    if at is None:
+        return
+    friendly = (
+        [g for g in view.groups if g.owner == side and g.coord != at]
+        if t.has("direct") or t.has("missile")
+        else []
+    )
+    if t.range is not None:
+        anchors = [g.coord for g in view.groups if g.owner == side]
+        anchors += [s.coord for s in view.structures if s.owner == side]
+        if not any(a.dist(at) <= t.range for a in anchors):
+            raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
+    if t.has("direct") and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
+        raise Refusal("not_direct", f"{at} is not in a straight line from one of your groups")
+    if t.has("missile") and not any(line_of_sight(view, g.coord, at) for g in friendly):
+        raise Refusal("no_line_of_sight", f"none of your groups can see {at}")
+    if t.has("damage"):
+        group = aim.group or view.group_at(at)
+        if group is not None and any(
+            g.owner != group.owner for n in at.neighbours() if (g := view.group_at(n)) is not None
+        ):
+            raise Refusal("engaged", f"the target at {at} is next to an enemy group")
+    if t.has("caster"):
+        minion = aim.minion
+        if minion is None or "hero" not in minion.traits or aim.owner != side:
+            raise Refusal("not_caster", f"{spell.name} is cast by a hero on herself")
+        if carrier is not None and minion.id != carrier:
+            raise Refusal("not_caster", f"{spell.name} must target the hero carrying it")
+    if t.has("caster_unit"):
+        group = aim.group
+        if (
+            group is None
+            or group.owner != side
+            or not any("hero" in m.traits for m in group.minions)
+        ):
+            raise Refusal("not_caster", f"{spell.name} is cast by a hero on her own group")
+    if spell.target.kind in MINION_KINDS or t.has("focused"):
+        minion, group = aim.minion, aim.group
+        if minion is not None and group is not None and group.owner != side:
+            if content.terrains.get(view.terrain.get(at, ""), None) is not None and (
+                content.terrains[view.terrain[at]].conceals
+            ):
+                raise Refusal(
+                    "concealed", f"the minion at {at} is hidden in the {view.terrain[at]}"
+                )
+            from engine.spells.modifiers import is_invisible
+
+            if is_invisible(view, group, minion, content):
+                raise Refusal("invisible", "that minion cannot be targeted by your spells")
+
+
+def check_target(
+    source: StateLike | World | Lookup,
+    side: Side,
+    spell: SpellDef,
+    target: Target,
+    content: Content,
+    *,
+    carrier: int | None = None,
+) -> tuple[Aim | None, Problem | None]:
+    """Resolve ``target`` for ``spell`` cast by ``side`` and check every casting requirement
+    that depends on the board (S3, S11, N11, requirements). Returns (aim, None) or (None, why).
+    """
+    view = lookup(source)
+    try:
+        aim = _resolve(view, spell, target)
+        _kind_check(view, spell, aim)
+        _allegiance(spell, side, aim)
+        _qualifiers(view, spell, side, aim, content=content, carrier=carrier)
+        if spell.requires_targeting:
+            bad = failing(spell.requires_targeting, ReqContext(view, side, aim, content))
+            if bad is not None:
+                raise Refusal("requirement", f"{spell.name} needs: {bad.describe()}")
+    except Refusal as refusal:
+        return None, Problem(refusal.code, refusal.message)
+    return aim, None
+
+
+# ------------------------------------------------------------------------- orders phase
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """Which spell a cast order casts, and how (from hand, hereditary, or bound)."""
+
+    spell: SpellDef
+    source: str  # "hand", "hereditary" or "bound"
+    carrier: HostRef | None = None  # the bound spell's holder (an active spell's host)
+    carrier_uid: int | None = None
+
+
+def resolve_cast(
+    source: StateLike | World | Lookup,
+    side: Side,
+    cast: CastOrder,
+    *,
+    content: Content,
+    hand: Sequence[tuple[int, str]],
+    house: str,
+) -> Resolved | Problem:
+    """The spell behind a cast order; ``hand`` lists (card uid, spell id) of the side's hand."""
+    spells = content.spells
+    if cast.bound_source is not None:
+        from engine.spells.modifiers import bound_spells
+
+        if cast.spell_id is None or cast.spell_id not in spells:
+            return Problem("unknown_spell", f"unknown bound spell {cast.spell_id!r}")
+        for carrier, bound_id in bound_spells(source, side, content):
+            if bound_id != cast.spell_id:
+                continue
+            ref = carrier.host.ref if isinstance(carrier.host.ref, int) else None
+            if cast.bound_source in (carrier.uid, ref):
+                return Resolved(spells[bound_id], "bound", carrier.host, carrier.uid)
+        return Problem("bound_source", f"nothing of yours carries {spells[cast.spell_id].name}")
+    if cast.card_uid == 0 and cast.spell_id is not None:
+        spell = spells.get(cast.spell_id)
+        if spell is None or spell.spell_class != "hereditary" or spell.house != house:
+            return Problem(
+                "not_in_hand", "only your house's hereditary spell is cast without a card"
+            )
+        return Resolved(spell, "hereditary")
+    for uid, spell_id in hand:
+        if uid == cast.card_uid:
+            spell = spells.get(spell_id)
+            if spell is None:
+                return Problem("unknown_spell", f"unknown spell {spell_id!r}")
+            return Resolved(spell, "hand")
+    return Problem("not_in_hand", f"card {cast.card_uid} is not in your hand")
+
+
+def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
+    if source == "bound":
+        return Mana()
+    if cast.boosted and spell.boosted_cost is not None:
+        return cost_mana(spell, spell.boosted_cost)
+    return cost_mana(spell, spell.cost_on_turn(turn))
+
+
+def _cast_problems(
+    state: StateLike | World | Lookup,
+    side: Side,
+    cast: CastOrder,
+    *,
+    content: Content,
+    hand: Sequence[tuple[int, str]],
+    house: str,
+    cast_log: Sequence[str],
+) -> tuple[Resolved | None, Aim | None, list[Problem]]:
+    resolved = resolve_cast(state, side, cast, content=content, hand=hand, house=house)
+    if isinstance(resolved, Problem):
+        return None, None, [resolved]
+    spell = resolved.spell
+    problems = []
+    if spell.helper:
+        problems.append(Problem("not_castable", f"{spell.name} is never cast by a player"))
+    if spell.spell_class == "attribute":
+        problems.append(
+            Problem("not_castable", f"{spell.name} is an attribute: it is cast only with others")
+        )
+    if spell.spell_class == "bound" and resolved.source != "bound":
+        problems.append(Problem("not_castable", f"{spell.name} is cast only by its holder"))
+    if cast.boosted:
+        if resolved.source == "bound":
+            problems.append(Problem("boost", "bound spells cannot be boosted (N6)"))
+        elif spell.boosted_cost is None:
+            problems.append(Problem("boost", f"{spell.name} has no boosted version"))
+    if resolved.source == "bound":
+        if cast.power is None or spell.power is None or cast.power not in spell.power:
+            levels = "/".join(str(p) for p in spell.power or ())
+            problems.append(Problem("power", f"choose a power level of {spell.name}: {levels}"))
+    elif cast.power is not None:
+        problems.append(Problem("power", "only bound spells take a power level"))
+    if spell.once_per_game and spell.id in cast_log:
+        problems.append(Problem("once_per_game", f"{spell.name} was already cast this game"))
+    carrier = None
+    if resolved.source == "bound" and resolved.carrier is not None:
+        ref = resolved.carrier.ref
+        carrier = ref if resolved.carrier.kind == "minion" and isinstance(ref, int) else None
+    aim, problem = check_target(state, side, spell, cast.target, content, carrier=carrier)
+    if problem is not None:
+        problems.append(problem)
+    return resolved, aim, problems
+
+
+def _player_bits(
+    state: StateLike | World | Lookup, side: Side
+) -> tuple[list[tuple[int, str]], str, Mana, tuple[str, ...]]:
+    player = state.player(side)  # type: ignore[union-attr]
+    return (
+        [(c.uid, c.spell_id) for c in player.hand],
+        player.house,
+        player.pool,
+        player.cast_log,
+    )
+
+
+def validate_cast(
+    state: StateLike | World, side: Side, cast: CastOrder, content: Content | None = None
+) -> list[Problem]:
+    """Every problem with one cast on its own (see :func:`validate_casts` for the whole list)."""
+    from engine.spells.modifiers import content_of
+
+    content = content_of(state, content)
+    hand, house, pool, log = _player_bits(state, side)
+    resolved, _, problems = _cast_problems(
+        state, side, cast, content=content, hand=hand, house=house, cast_log=log
+    )
+    if resolved is not None:
+        cost = cast_cost(resolved.spell, cast, state.turn, resolved.source)
+        if not pool.covers(cost):
+            problems.append(
+                Problem("no_mana", f"{resolved.spell.name} costs {cost}; you have {pool}")
+            )
+    return problems
+
+
+def validate_casts(
+    state: StateLike | World,
+    side: Side,
+    casts: Sequence[CastOrder],
+    content: Content | None = None,
+) -> list[Problem]:
+    """Every problem with a side's casts, each with its ``order_index`` (S5, S6, N2, N5, C4).
+
+    S5's limit "up to their hand" follows from each held card being cast at most once.
+    """
+    from engine.spells.modifiers import content_of
+
+    content = content_of(state, content)
+    hand, house, pool, log = _player_bits(state, side)
+    out: list[Problem] = []
+
+    def add(index: int, problem: Problem) -> None:
+        out.append(Problem(problem.code, problem.message, index, "casts"))
+
+    reserved = Mana()
+    cards: set[int] = set()
+    per_target: set[tuple[str, Target]] = set()
+    per_turn: set[str] = set()
+    bound_used: set[tuple[int | None, str]] = set()
+    for index, cast in enumerate(casts):
+        resolved, _, problems = _cast_problems(
+            state, side, cast, content=content, hand=hand, house=house, cast_log=log
+        )
+        for problem in problems:
+            add(index, problem)
+        if resolved is None:
+            continue
+        spell = resolved.spell
+        if resolved.source == "hand":
+            if cast.card_uid in cards:
+                add(index, Problem("duplicate_card", "a card can be cast only once"))
+            cards.add(cast.card_uid)
+        if resolved.source == "bound":
+            key = (resolved.carrier_uid, spell.id)
+            if key in bound_used:
+                add(
+                    index,
+                    Problem("bound_once", f"{spell.name} is cast once per turn by its holder"),
+                )
+            bound_used.add(key)
+            continue
+        learned = spell.spell_class in ("learned", "hereditary")
+        if learned and not spell.replicable:
+            if spell.id in per_turn:
+                add(index, Problem("learned_once", f"{spell.name} may be tried once per turn (N2)"))
+            per_turn.add(spell.id)
+        elif not spell.cumulative:
+            if (spell.id, cast.target) in per_target:
+                add(
+                    index,
+                    Problem("non_cumulative", f"{spell.name} is already cast on that target (S6)"),
+                )
+            per_target.add((spell.id, cast.target))
+        cost = cast_cost(spell, cast, state.turn, resolved.source)
+        reserved = reserved + cost
+        if not pool.covers(reserved):
+            add(index, Problem("no_mana", f"not enough mana left for {spell.name} (C4)"))
+            reserved = reserved - cost
+    return out
+
+
+def candidate_targets(source: StateLike | World | Lookup, spell: SpellDef) -> list[Target]:
+    """Every target of the right kind on the board (legal or not)."""
+    view = lookup(source)
+    kind = order_kind(spell)
+    if kind == "globe":
+        return [Target("globe")]
+    if kind == "square":
+        return [Target("square", at) for at in sorted(view.terrain, key=lambda c: (c.y, c.x))]
+    if kind == "group":
+        return [Target("group", g.id) for g in view.groups]
+    if kind == "minion":
+        return [Target("minion", m.id) for g in view.groups for m in g.minions]
+    return [Target("structure", s.id) for s in view.structures if s.kind != "sanctum"]
+
+
+def legal_targets(
+    source: StateLike | World,
+    side: Side,
+    spell: SpellDef,
+    content: Content | None = None,
+    carrier: int | None = None,
+) -> list[Target]:
+    """Targets ``spell`` may be cast on by ``side`` now (board checks only: not mana or hand)."""
+    from engine.spells.modifiers import content_of
+
+    content = content_of(source, content)
+    view = lookup(source)
+    return [
+        t
+        for t in candidate_targets(view, spell)
+        if check_target(view, side, spell, t, content, carrier=carrier)[1] is None
+    ]

@@ -1,0 +1,155 @@
+"""The start of a turn (G4, digest section 3): nine steps in a fixed order.
+
+1 levels, 2 "start_of_turn" spells, 3 terrain then "after_start_of_turn" spells, 4 draw,
+5 capture towns and colonies, 6 novices, 7 structure delta and initiative, 8 mana,
+9 Sanctum capture and game end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from engine.combat import MAX_LEVEL
+from engine.mana import structure_output
+from engine.queries import initiative_lock, produces_mana
+from engine.state import NEUTRAL, SIDES, Side, evolve
+from engine.terrain import apply_after_start
+from engine.world import World
+
+NOVICE_RATE: Final = {"sanctum": 4, "town": 2, "colony": 2}
+
+
+def run_start_of_turn(world: World) -> None:
+    world.emit("turn_started", turn=world.turn)
+    award_levels(world)
+    world.broadcast("start_of_turn")
+    apply_after_start(world)
+    world.broadcast("after_start_of_turn")
+    draw_cards(world)
+    captured = capture_structures(world)
+    produce_novices(world, captured)
+    update_initiative(world)
+    generate_mana(world)
+    check_sanctum_capture(world)
+
+
+def award_levels(world: World) -> None:
+    """Step 1: a recruit that hit in a combat it survived gains a level (max 3, D-LEVELS)."""
+    for group in world.groups:
+        if not any(m.earned_level for m in group.minions):
+            continue
+        minions = []
+        for m in group.minions:
+            if m.earned_level:
+                level = min(MAX_LEVEL, m.level + 1)
+                world.emit("level_gained", minion=m.id, group=group.id, level=level)
+                minions.append(evolve(m, level=level, earned_level=False))
+            else:
+                minions.append(m)
+        world.update_group(evolve(group, minions=tuple(minions)))
+
+
+def draw_cards(world: World) -> None:
+    """Step 4: refill each hand to the hand size from the top of the deck (no reshuffle)."""
+    size = world.options.hand_size
+    for side in SIDES:
+        player = world.player(side)
+        need = size - len(player.hand)
+        if need <= 0:
+            continue
+        drawn = player.deck[:need]
+        world.update_player(
+            replace(player, hand=player.hand + drawn, deck=player.deck[len(drawn) :])
+        )
+        if drawn:
+            world.emit("drew", side=str(side), count=len(drawn))
+        if len(drawn) < need:
+            world.emit("deck_empty", side=str(side))
+
+
+def capture_structures(world: World) -> set[int]:
+    """Step 5: a recruit group hostile to a town's or colony's owner standing on it captures it."""
+    captured: set[int] = set()
+    for structure in world.structures:
+        if structure.kind == "sanctum":
+            continue
+        group = world.group_at(structure.coord)
+        if group is None or group.owner in (NEUTRAL, structure.owner):
+            continue
+        if not group.is_recruit_group:
+            continue
+        world.capture_structure(structure.id, Side(group.owner))
+        captured.add(structure.id)
+    return captured
+
+
+def produce_novices(world: World, captured: set[int]) -> None:
+    """Step 6: owned structures not captured this step count towards their next novice."""
+    for structure in world.structures:
+        if structure.owner == NEUTRAL or structure.id in captured:
+            continue
+        counter = structure.counter + 1
+        novices = structure.novices
+        if counter >= NOVICE_RATE[structure.kind]:
+            counter = 0
+            nation = world.content.houses[world.player(Side(structure.owner)).house].nation
+            novices = (*novices, nation)
+            world.emit(
+                "novice",
+                structure=structure.id,
+                at=structure.coord.name,
+                side=str(structure.owner),
+                nation=nation,
+            )
+        world.update_structure(replace(structure, counter=counter, novices=novices))
+
+
+def update_initiative(world: World) -> None:
+    """Step 7 (I3, I4, I6): the higher structure delta takes initiative; equal deltas keep it;
+    a locking spell (Lienna) overrides both."""
+    deltas = {side: world.player(side).captured - world.player(side).lost for side in SIDES}
+    world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
+    for side in SIDES:
+        world.update_player(replace(world.player(side), captured=0, lost=0))
+    lock = initiative_lock(world)
+    if lock is not None:
+        world.set_initiative(lock, "locked")
+    elif deltas[Side.RED] != deltas[Side.BLUE]:
+        leader = Side.RED if deltas[Side.RED] > deltas[Side.BLUE] else Side.BLUE
+        world.set_initiative(leader, "structure_delta")
+
+
+def generate_mana(world: World) -> None:
+    """Step 8 (G5): Sanctum, mana novices, towns and colonies; unspent mana carries over."""
+    for side in SIDES:
+        player = world.player(side)
+        house = world.content.houses[player.house]
+        gained = player.mana_novices
+        for structure in world.structures:
+            if structure.owner == side and produces_mana(world, structure):
+                gained = gained + structure_output(structure, house.primary, house.secondary)
+        world.gain(side, gained)
+        world.emit(
+            "mana",
+            side=str(side),
+            gained=str(gained),
+            pool=str(world.player(side).pool),
+        )
+
+
+def check_sanctum_capture(world: World) -> None:
+    """Step 9 (G8): a recruit group on the enemy Sanctum wins; both Sancta at once is a draw."""
+    winners = []
+    for side in SIDES:
+        sanctum = world.sanctum(side.other)
+        if sanctum is None:
+            continue
+        group = world.group_at(sanctum.coord)
+        if group is not None and group.owner == side and group.is_recruit_group:
+            winners.append(side)
+            world.emit("sanctum_captured", side=str(side), at=sanctum.coord.name)
+    if len(winners) == 2:
+        world.end_game(None, "both_sancta")
+    elif winners:
+        world.end_game(winners[0], "sanctum")

@@ -1,0 +1,809 @@
+"""The public game state: frozen values, JSON-safe through ``to_dict``/``from_dict``.
+
+A :class:`GameState` is the position between two turns, waiting for orders. Turn resolution never
+mutates it: :mod:`engine.world` copies it into a private working copy and freezes the result.
+
+Ids: groups, minions, structures, cards and active spells share one counter (``next_id``), so an
+id names one thing for the whole match and creation order is id order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
+from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
+
+from engine.coords import Coord
+
+FORMAT_VERSION: Final = 1
+
+JsonScalar: TypeAlias = int | str | bool | None
+JsonValue: TypeAlias = JsonScalar | tuple["JsonValue", ...]
+
+
+class StateFormatError(ValueError):
+    """A serialized state, order set or report that cannot be read."""
+
+
+class Side(StrEnum):
+    RED = "red"
+    BLUE = "blue"
+
+    @property
+    def other(self) -> Side:
+        return Side.BLUE if self is Side.RED else Side.RED
+
+
+NEUTRAL: Final = "neutral"
+Owner: TypeAlias = Side | Literal["neutral"]
+SIDES: Final = (Side.RED, Side.BLUE)
+
+
+def owner_from(value: object) -> Owner:
+    if value == NEUTRAL:
+        return NEUTRAL
+    try:
+        return Side(cast(str, value))
+    except ValueError:
+        raise StateFormatError(f"owner must be red, blue or neutral, not {value!r}") from None
+
+
+def hostile(a: Owner, b: Owner) -> bool:
+    """Different owners are hostile; neutral is hostile to both sides (and not to itself)."""
+    return a != b
+
+
+# --------------------------------------------------------------------------------------- mana
+
+MANA_TYPES: Final = ("order", "strife", "clarity", "mystery", "will", "world")
+OPPOSED: Final = {
+    "order": "strife",
+    "strife": "order",
+    "clarity": "mystery",
+    "mystery": "clarity",
+    "will": "world",
+    "world": "will",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Mana:
+    """An amount of each of the six mana types (a pool, a cost, a production)."""
+
+    order: int = 0
+    strife: int = 0
+    clarity: int = 0
+    mystery: int = 0
+    will: int = 0
+    world: int = 0
+
+    @staticmethod
+    def of(**amounts: int) -> Mana:
+        return Mana(**amounts)
+
+    @staticmethod
+    def single(mana_type: str, amount: int = 1) -> Mana:
+        if mana_type not in MANA_TYPES:
+            raise ValueError(f"unknown mana type {mana_type!r}")
+        return Mana(**{mana_type: amount})
+
+    def get(self, mana_type: str) -> int:
+        return cast(int, getattr(self, mana_type))
+
+    def items(self) -> Iterator[tuple[str, int]]:
+        for name in MANA_TYPES:
+            yield name, self.get(name)
+
+    def __add__(self, other: Mana) -> Mana:
+        return Mana(
+            self.order + other.order,
+            self.strife + other.strife,
+            self.clarity + other.clarity,
+            self.mystery + other.mystery,
+            self.will + other.will,
+            self.world + other.world,
+        )
+
+    def __sub__(self, other: Mana) -> Mana:
+        return Mana(
+            self.order - other.order,
+            self.strife - other.strife,
+            self.clarity - other.clarity,
+            self.mystery - other.mystery,
+            self.will - other.will,
+            self.world - other.world,
+        )
+
+    def covers(self, cost: Mana) -> bool:
+        return (
+            self.order >= cost.order
+            and self.strife >= cost.strife
+            and self.clarity >= cost.clarity
+            and self.mystery >= cost.mystery
+            and self.will >= cost.will
+            and self.world >= cost.world
+        )
+
+    def clamped(self) -> Mana:
+        """No type below zero (a pool is never negative)."""
+        if min(self.order, self.strife, self.clarity, self.mystery, self.will, self.world) >= 0:
+            return self
+        return Mana(*(max(0, v) for _, v in self.items()))
+
+    @property
+    def total(self) -> int:
+        return sum(v for _, v in self.items())
+
+    def __str__(self) -> str:
+        parts = [f"{v} {k}" for k, v in self.items() if v]
+        return " + ".join(parts) if parts else "nothing"
+
+    def to_dict(self) -> dict[str, int]:
+        return {k: v for k, v in self.items() if v}
+
+    @staticmethod
+    def from_dict(data: object) -> Mana:
+        if not isinstance(data, Mapping):
+            raise StateFormatError(f"mana must be a table of types to amounts, not {data!r}")
+        for key, value in data.items():
+            if key not in MANA_TYPES:
+                raise StateFormatError(
+                    f"unknown mana type {key!r} (known: {', '.join(MANA_TYPES)})"
+                )
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise StateFormatError(f"mana amount for {key} must be an integer, not {value!r}")
+        return Mana(**{str(k): int(v) for k, v in data.items()})
+
+
+# ------------------------------------------------------------------------------- board items
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    """A playable square and its terrain (a terrain id of ``data/realms.toml``)."""
+
+    coord: Coord
+    terrain: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"coord": self.coord.name, "terrain": self.terrain}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Square:
+        return Square(Coord.parse(data["coord"]), str(data["terrain"]))
+
+
+StructureKind: TypeAlias = Literal["sanctum", "town", "colony"]
+STRUCTURE_KINDS: Final = ("sanctum", "town", "colony")
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """A Sanctum, town or colony. ``novices`` lists each waiting novice's nation.
+
+    ``counter`` counts turns towards the next novice (digest 9.2); ``mana_type`` is what a town or
+    colony produces for its owner (chosen at capture).
+    """
+
+    id: int
+    kind: StructureKind
+    coord: Coord
+    owner: Owner
+    novices: tuple[str, ...] = ()
+    counter: int = 0
+    mana_type: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "coord": self.coord.name,
+            "owner": str(self.owner),
+            "novices": list(self.novices),
+            "counter": self.counter,
+            "mana_type": self.mana_type,
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Structure:
+        kind = data["kind"]
+        if kind not in STRUCTURE_KINDS:
+            raise StateFormatError(f"unknown structure kind {kind!r}")
+        return Structure(
+            id=int(data["id"]),
+            kind=kind,
+            coord=Coord.parse(data["coord"]),
+            owner=owner_from(data["owner"]),
+            novices=tuple(str(n) for n in data.get("novices", ())),
+            counter=int(data.get("counter", 0)),
+            mana_type=data.get("mana_type"),
+        )
+
+
+MinionKind: TypeAlias = Literal["recruit", "monster"]
+
+
+@dataclass(frozen=True, slots=True)
+class Minion:
+    """A recruit or monster with its base (unmodified) stats.
+
+    ``hand`` and ``missile`` are damage per hit of each attack mode, ``attacks`` the attacks per
+    combat round. ``walks`` are terrainwalks (``"flight"`` counts as every walk). ``traits`` are
+    keywords such as ``"hero"`` or ``"immobile"``. ``earned_level`` marks a recruit that qualified
+    for a level, awarded at the next start of turn.
+    """
+
+    id: int
+    kind: MinionKind
+    unit: str
+    nation: str | None
+    hp: int
+    max_hp: int
+    armor: int = 0
+    attacks: int = 1
+    hand: int = 0
+    missile: int = 0
+    level: int = 0
+    walks: frozenset[str] = frozenset()
+    traits: frozenset[str] = frozenset()
+    earned_level: bool = False
+    name: str = ""
+
+    def with_hp(self, hp: int) -> Minion:
+        """This minion with ``hp`` hit points (a fast path for combat's many updates)."""
+        return Minion(
+            self.id,
+            self.kind,
+            self.unit,
+            self.nation,
+            hp,
+            self.max_hp,
+            self.armor,
+            self.attacks,
+            self.hand,
+            self.missile,
+            self.level,
+            self.walks,
+            self.traits,
+            self.earned_level,
+            self.name,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "unit": self.unit,
+            "nation": self.nation,
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "armor": self.armor,
+            "attacks": self.attacks,
+            "hand": self.hand,
+            "missile": self.missile,
+            "level": self.level,
+            "walks": sorted(self.walks),
+            "traits": sorted(self.traits),
+            "earned_level": self.earned_level,
+            "name": self.name,
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Minion:
+        kind = data["kind"]
+        if kind not in ("recruit", "monster"):
+            raise StateFormatError(f"unknown minion kind {kind!r}")
+        return Minion(
+            id=int(data["id"]),
+            kind=kind,
+            unit=str(data["unit"]),
+            nation=data.get("nation"),
+            hp=int(data["hp"]),
+            max_hp=int(data["max_hp"]),
+            armor=int(data.get("armor", 0)),
+            attacks=int(data.get("attacks", 1)),
+            hand=int(data.get("hand", 0)),
+            missile=int(data.get("missile", 0)),
+            level=int(data.get("level", 0)),
+            walks=frozenset(data.get("walks", ())),
+            traits=frozenset(data.get("traits", ())),
+            earned_level=bool(data.get("earned_level", False)),
+            name=str(data.get("name", "")),
+        )
+
+
+MAX_GROUP_SIZE: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """1-8 minions on one square. ``owner`` fights for it; ``controller`` gives it orders.
+
+    Groups are kept in creation order (which is also id order).
+    """
+
+    id: int
+    owner: Owner
+    controller: Owner
+    coord: Coord
+    minions: tuple[Minion, ...]
+
+    @property
+    def is_recruit_group(self) -> bool:
+        return all(m.kind == "recruit" for m in self.minions)
+
+    @property
+    def is_monster_group(self) -> bool:
+        return all(m.kind == "monster" for m in self.minions)
+
+    @property
+    def player_controlled(self) -> bool:
+        """Controlled by its own owner (a red or blue player), as opposed to a computer."""
+        return self.controller == self.owner and self.owner != NEUTRAL
+
+    def minion(self, minion_id: int) -> Minion | None:
+        for m in self.minions:
+            if m.id == minion_id:
+                return m
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "owner": str(self.owner),
+            "controller": str(self.controller),
+            "coord": self.coord.name,
+            "minions": [m.to_dict() for m in self.minions],
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Group:
+        return Group(
+            id=int(data["id"]),
+            owner=owner_from(data["owner"]),
+            controller=owner_from(data.get("controller", data["owner"])),
+            coord=Coord.parse(data["coord"]),
+            minions=tuple(Minion.from_dict(m) for m in data["minions"]),
+        )
+
+
+# ----------------------------------------------------------------------------- cards, spells
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One copy of a spell in a deck, hand or discard pile; ``uid`` is unique in the match."""
+
+    uid: int
+    spell_id: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"uid": self.uid, "spell_id": self.spell_id}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Card:
+        return Card(int(data["uid"]), str(data["spell_id"]))
+
+
+HostKind: TypeAlias = Literal["minion", "group", "square", "structure", "globe"]
+HOST_KINDS: Final = ("minion", "group", "square", "structure", "globe")
+
+
+@dataclass(frozen=True, slots=True)
+class HostRef:
+    """What an active spell sits on: a minion, group or structure id, a square, or the globe."""
+
+    kind: HostKind
+    ref: int | Coord | None = None
+
+    @staticmethod
+    def minion(minion_id: int) -> HostRef:
+        return HostRef("minion", minion_id)
+
+    @staticmethod
+    def group(group_id: int) -> HostRef:
+        return HostRef("group", group_id)
+
+    @staticmethod
+    def square(at: Coord) -> HostRef:
+        return HostRef("square", at)
+
+    @staticmethod
+    def structure(structure_id: int) -> HostRef:
+        return HostRef("structure", structure_id)
+
+    @staticmethod
+    def globe() -> HostRef:
+        return GLOBE
+
+    def to_dict(self) -> dict[str, Any]:
+        ref: JsonScalar = self.ref.name if isinstance(self.ref, Coord) else self.ref
+        return {"kind": self.kind, "ref": ref}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> HostRef:
+        kind = data["kind"]
+        if kind not in HOST_KINDS:
+            raise StateFormatError(f"unknown host kind {kind!r}")
+        raw = data.get("ref")
+        if kind == "globe":
+            return GLOBE
+        if kind == "square":
+            if not isinstance(raw, str):
+                raise StateFormatError(f"a square host needs a square name, not {raw!r}")
+            return HostRef("square", Coord.parse(raw))
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise StateFormatError(f"a {kind} host needs an id, not {raw!r}")
+        return HostRef(kind, raw)
+
+
+GLOBE: Final = HostRef("globe", None)
+
+
+_SCALARS: Final = frozenset({int, str, bool, type(None)})
+
+
+def json_value(value: object) -> JsonValue:
+    """``value`` as a JSON-safe field value (lists become tuples); raises for anything else."""
+    if type(value) in _SCALARS:
+        return value  # type: ignore[return-value]
+    if isinstance(value, list | tuple):
+        return tuple(json_value(v) for v in value)
+    if isinstance(value, str):  # subclasses such as Side
+        return str(value)
+    raise StateFormatError(f"value {value!r} is not JSON-safe")
+
+
+def json_plain(value: JsonValue) -> object:
+    if isinstance(value, tuple):
+        return [json_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveSpell:
+    """An alteration or conjuration in play (S8, S9), or a helper placed by the engine or a spell.
+
+    ``uid`` orders casting (oldest first). ``card_uid`` is the card it came from, if any.
+    ``data`` holds the spell's own counters and parameters (e.g. turns left), as sorted pairs.
+    """
+
+    uid: int
+    spell_id: str
+    owner: Side
+    host: HostRef
+    cast_turn: int
+    visible: bool = True
+    boosted: bool = False
+    power: int | None = None
+    card_uid: int | None = None
+    helper: bool = False
+    data: tuple[tuple[str, JsonValue], ...] = ()
+
+    def get(self, key: str, default: JsonValue = None) -> JsonValue:
+        for name, value in self.data:
+            if name == key:
+                return value
+        return default
+
+    def with_data(self, **values: JsonValue) -> ActiveSpell:
+        merged = dict(self.data)
+        merged.update(values)
+        return replace(self, data=tuple(sorted(merged.items())))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uid": self.uid,
+            "spell_id": self.spell_id,
+            "owner": str(self.owner),
+            "host": self.host.to_dict(),
+            "cast_turn": self.cast_turn,
+            "visible": self.visible,
+            "boosted": self.boosted,
+            "power": self.power,
+            "card_uid": self.card_uid,
+            "helper": self.helper,
+            "data": {k: json_plain(v) for k, v in self.data},
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> ActiveSpell:
+        return ActiveSpell(
+            uid=int(data["uid"]),
+            spell_id=str(data["spell_id"]),
+            owner=Side(data["owner"]),
+            host=HostRef.from_dict(data["host"]),
+            cast_turn=int(data["cast_turn"]),
+            visible=bool(data.get("visible", True)),
+            boosted=bool(data.get("boosted", False)),
+            power=data.get("power"),
+            card_uid=data.get("card_uid"),
+            helper=bool(data.get("helper", False)),
+            data=tuple(sorted((str(k), json_value(v)) for k, v in data.get("data", {}).items())),
+        )
+
+
+# ------------------------------------------------------------------------------------ players
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One side's wizard. ``deck`` is in draw order (top first).
+
+    ``mana_novices`` is the production added by novices trained as mana (G5).
+    ``captured``/``lost`` count towns and colonies since the previous start of turn (I3).
+    ``cast_log`` lists the spell ids this side has successfully cast, oldest first (S12).
+    """
+
+    side: Side
+    house: str
+    deck: tuple[Card, ...] = ()
+    hand: tuple[Card, ...] = ()
+    discard: tuple[Card, ...] = ()
+    pool: Mana = field(default_factory=Mana)
+    mana_novices: Mana = field(default_factory=Mana)
+    captured: int = 0
+    lost: int = 0
+    cast_log: tuple[str, ...] = ()
+
+    def card(self, uid: int) -> Card | None:
+        for c in self.hand:
+            if c.uid == uid:
+                return c
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": str(self.side),
+            "house": self.house,
+            "deck": [c.to_dict() for c in self.deck],
+            "hand": [c.to_dict() for c in self.hand],
+            "discard": [c.to_dict() for c in self.discard],
+            "pool": self.pool.to_dict(),
+            "mana_novices": self.mana_novices.to_dict(),
+            "captured": self.captured,
+            "lost": self.lost,
+            "cast_log": list(self.cast_log),
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> PlayerState:
+        return PlayerState(
+            side=Side(data["side"]),
+            house=str(data["house"]),
+            deck=tuple(Card.from_dict(c) for c in data.get("deck", ())),
+            hand=tuple(Card.from_dict(c) for c in data.get("hand", ())),
+            discard=tuple(Card.from_dict(c) for c in data.get("discard", ())),
+            pool=Mana.from_dict(data.get("pool", {})),
+            mana_novices=Mana.from_dict(data.get("mana_novices", {})),
+            captured=int(data.get("captured", 0)),
+            lost=int(data.get("lost", 0)),
+            cast_log=tuple(str(s) for s in data.get("cast_log", ())),
+        )
+
+
+# ------------------------------------------------------------------------------------ options
+
+
+RULESETS: Final = ("classic", "duel")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The ruleset record stored with a match, so old matches replay under their own rules."""
+
+    ruleset: str = "classic"
+    magic_duel: bool = False
+    board: str = "classic"
+    realm: str = "veldt"
+    symmetric: bool = False
+    hand_size: int = 5
+    max_rounds: int = 6
+
+    @staticmethod
+    def for_ruleset(ruleset: str, **overrides: Any) -> Options:
+        if ruleset not in RULESETS:
+            raise ValueError(f"unknown ruleset {ruleset!r} (known: {', '.join(RULESETS)})")
+        return Options(ruleset=ruleset, magic_duel=ruleset == "duel", **overrides)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "magic_duel": self.magic_duel,
+            "board": self.board,
+            "realm": self.realm,
+            "symmetric": self.symmetric,
+            "hand_size": self.hand_size,
+            "max_rounds": self.max_rounds,
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Options:
+        known = set(Options.__dataclass_fields__)
+        unknown = set(data) - known
+        if unknown:
+            raise StateFormatError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        return Options(**dict(data))
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended: ``winner`` is None for a draw."""
+
+    winner: Side | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": None if self.winner is None else str(self.winner), "reason": self.reason}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> Result:
+        winner = data.get("winner")
+        return Result(None if winner is None else Side(winner), str(data["reason"]))
+
+
+# --------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A whole match position between turns (after start of turn ``turn``, before its orders)."""
+
+    seed: int
+    turn: int
+    options: Options
+    width: int
+    height: int
+    squares: tuple[Square, ...]
+    structures: tuple[Structure, ...]
+    groups: tuple[Group, ...]
+    players: tuple[PlayerState, PlayerState]
+    initiative: Side = Side.RED
+    active_spells: tuple[ActiveSpell, ...] = ()
+    next_id: int = 1
+    result: Result | None = None
+
+    # -- lookups (linear: states are small; the turn's World keeps indexes for hot paths)
+
+    def player(self, side: Side) -> PlayerState:
+        return self.players[0] if side is Side.RED else self.players[1]
+
+    def square(self, at: Coord) -> Square | None:
+        for sq in self.squares:
+            if sq.coord == at:
+                return sq
+        return None
+
+    def terrain_map(self) -> dict[Coord, str]:
+        return {sq.coord: sq.terrain for sq in self.squares}
+
+    def group(self, group_id: int) -> Group | None:
+        for g in self.groups:
+            if g.id == group_id:
+                return g
+        return None
+
+    def group_at(self, at: Coord) -> Group | None:
+        for g in self.groups:
+            if g.coord == at:
+                return g
+        return None
+
+    def minion(self, minion_id: int) -> Minion | None:
+        for g in self.groups:
+            for m in g.minions:
+                if m.id == minion_id:
+                    return m
+        return None
+
+    def group_of(self, minion_id: int) -> Group | None:
+        for g in self.groups:
+            for m in g.minions:
+                if m.id == minion_id:
+                    return g
+        return None
+
+    def structure(self, structure_id: int) -> Structure | None:
+        for s in self.structures:
+            if s.id == structure_id:
+                return s
+        return None
+
+    def structure_at(self, at: Coord) -> Structure | None:
+        for s in self.structures:
+            if s.coord == at:
+                return s
+        return None
+
+    def sanctum(self, side: Side) -> Structure | None:
+        for s in self.structures:
+            if s.kind == "sanctum" and s.owner == side:
+                return s
+        return None
+
+    def groups_of(self, owner: Owner) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.owner == owner)
+
+    def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
+        """The host's active spells in casting order (S9)."""
+        return tuple(s for s in self.active_spells if s.host == host)
+
+    def spells_of(self, side: Side) -> tuple[ActiveSpell, ...]:
+        """The side's list of active spells in casting order (S9)."""
+        return tuple(s for s in self.active_spells if s.owner == side)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    # -- serialization
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION,
+            "seed": self.seed,
+            "turn": self.turn,
+            "options": self.options.to_dict(),
+            "width": self.width,
+            "height": self.height,
+            "squares": [s.to_dict() for s in self.squares],
+            "structures": [s.to_dict() for s in self.structures],
+            "groups": [g.to_dict() for g in self.groups],
+            "players": [p.to_dict() for p in self.players],
+            "initiative": str(self.initiative),
+            "active_spells": [s.to_dict() for s in self.active_spells],
+            "next_id": self.next_id,
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> GameState:
+        version = data.get("format_version") if isinstance(data, Mapping) else None
+        if version != FORMAT_VERSION:
+            raise StateFormatError(
+                f"state format_version {version!r} is not supported (this engine reads "
+                f"{FORMAT_VERSION})"
+            )
+        try:
+            players = tuple(PlayerState.from_dict(p) for p in data["players"])
+            if (
+                len(players) != 2
+                or players[0].side is not Side.RED
+                or players[1].side is not Side.BLUE
+            ):
+                raise StateFormatError("players must list red then blue")
+            result = data.get("result")
+            return GameState(
+                seed=int(data["seed"]),
+                turn=int(data["turn"]),
+                options=Options.from_dict(data["options"]),
+                width=int(data["width"]),
+                height=int(data["height"]),
+                squares=tuple(Square.from_dict(s) for s in data["squares"]),
+                structures=tuple(Structure.from_dict(s) for s in data["structures"]),
+                groups=tuple(Group.from_dict(g) for g in data["groups"]),
+                players=(players[0], players[1]),
+                initiative=Side(data["initiative"]),
+                active_spells=tuple(ActiveSpell.from_dict(s) for s in data["active_spells"]),
+                next_id=int(data["next_id"]),
+                result=None if result is None else Result.from_dict(result),
+            )
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateFormatError(f"malformed state: {exc!r}") from exc
+
+
+_R = TypeVar("_R")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def evolve(record: _R, **changes: Any) -> _R:
+    """A copy of a frozen record with some fields changed: ``dataclasses.replace`` without its
+    per-call introspection, for the hot paths of a turn (combat, movement, levels)."""
+    cls = type(record)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    return cls(*[changes[n] if n in changes else getattr(record, n) for n in names])

@@ -1,0 +1,131 @@
+"""Turn resolution (G4): orders, spells, movement, combat, end of turn, then the next start of turn.
+
+``resolve_turn`` never mutates its inputs and gives equal outputs for equal inputs: every random
+draw comes from one generator seeded by the match seed and the turn number (G11). Orders that
+cannot be carried out are skipped with an "order_refused" event; nothing a player sends makes the
+engine fail.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from engine.content import load_content
+from engine.movement import resolve_movement
+from engine.orders import CastOrder, Orders, Problem
+from engine.report import TurnReport
+from engine.setup import turn_rng
+from engine.start import run_start_of_turn
+from engine.state import SIDES, GameState, Result, Side
+from engine.training import apply_training
+from engine.world import World
+
+if TYPE_CHECKING:
+    from engine.content import Content
+
+
+class GameOverError(ValueError):
+    """The match has ended; no turn can be resolved."""
+
+
+def resolve_turn(
+    state: GameState,
+    orders_by_side: Mapping[Side, Orders],
+    rng: random.Random | None = None,
+    *,
+    content: Content | None = None,
+) -> tuple[GameState, TurnReport]:
+    """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders)."""
+    from engine.combat import resolve_combat
+    from engine.spells.phase import run_spell_phase
+
+    if state.result is not None:
+        raise GameOverError(f"the game is over ({state.result.reason})")
+    content = content or load_content()
+    world = World(state, rng or turn_rng(state.seed, state.turn), content)
+    orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
+
+    for side in SIDES:
+        _refuse(world, side, apply_training(world, side, orders[side].trains))
+    for side in SIDES:
+        _discard(world, side, orders[side])
+    run_spell_phase(world, {side: _castable(world, side, orders[side]) for side in SIDES})
+    if world.result is None:
+        resolve_movement(world, {side: orders[side].moves for side in SIDES})
+        resolve_combat(world)
+        world.broadcast("end_of_turn")
+    world.forced_moves.clear()
+    if world.result is None:
+        world.turn += 1
+        run_start_of_turn(world)
+    else:
+        world.turn += 1
+    new_state = world.state
+    report = TurnReport(
+        turn=state.turn,
+        events=tuple(world.report),
+        initiative_before=state.initiative,
+        initiative_after=new_state.initiative,
+        result=new_state.result,
+    )
+    return new_state, report
+
+
+def _refuse(world: World, side: Side, problems: list[Problem]) -> None:
+    for p in problems:
+        world.emit(
+            "order_refused",
+            side=str(side),
+            section=p.section,
+            index=p.order_index,
+            code=p.code,
+            message=p.message,
+        )
+
+
+def _discard(world: World, side: Side, orders: Orders) -> None:
+    if orders.discard is None:
+        return
+    uid = orders.discard.card_uid
+    if any(c.card_uid == uid for c in orders.casts):
+        _refuse(world, side, [Problem("discard_and_cast", "cast and discarded", 0, "discard")])
+        return
+    card = world.take_card(side, uid)
+    if card is None:
+        _refuse(
+            world, side, [Problem("card_not_in_hand", f"card {uid} is not in hand", 0, "discard")]
+        )
+        return
+    world.put_card(side, card, "discard")
+    world.emit("discarded", side=str(side), card=card.uid, spell=card.spell_id)
+
+
+def _castable(world: World, side: Side, orders: Orders) -> list[CastOrder]:
+    """The casts that pass targeting on the position after training (the rest are refused)."""
+    from engine.spells.targeting import validate_casts
+
+    if not orders.casts:
+        return []
+    problems = validate_casts(world.state, side, list(orders.casts), world.content)
+    _refuse(world, side, problems)
+    bad = {p.order_index for p in problems if p.section in (None, "casts")}
+    if None in bad:
+        return []
+    return [c for i, c in enumerate(orders.casts) if i not in bad]
+
+
+def concede(state: GameState, side: Side) -> GameState:
+    """``side`` concedes: the other side wins (G8)."""
+    if state.result is not None:
+        raise GameOverError(f"the game is over ({state.result.reason})")
+    return replace(state, result=Result(side.other, "concession"))
+
+
+def agree_draw(state: GameState) -> GameState:
+    """Both players agree to a draw (G8)."""
+    if state.result is not None:
+        raise GameOverError(f"the game is over ({state.result.reason})")
+    return replace(state, result=Result(None, "agreement"))

@@ -1,0 +1,98 @@
+"""Order validation: every problem at once, each with a code and a message for a player.
+
+Training is checked first and applied to a working copy, because casts may target what training
+creates (a new group, named by its square) and spend mana it adds (digest 4.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.content import load_content
+from engine.orders import MoveOrder, Orders, Problem
+from engine.queries import movable, moves
+from engine.setup import turn_rng
+from engine.state import GameState, Group, Side
+from engine.training import apply_training
+from engine.world import World
+
+if TYPE_CHECKING:
+    from engine.content import Content
+
+
+def validate(
+    state: GameState, side: Side, orders: Orders, content: Content | None = None
+) -> list[Problem]:
+    from engine.spells.targeting import validate_casts
+
+    content = content or load_content()
+    if state.result is not None:
+        return [Problem("game_over", "the game is over; no more orders are taken")]
+    world = World(state, turn_rng(state.seed, state.turn), content)
+    problems = apply_training(world, side, orders.trains)
+    problems += _discard_problems(state, side, orders)
+    seen: set[int] = set()
+    for index, move in enumerate(orders.moves):
+        problem = move_problem(world, side, move, index, seen)
+        if problem is not None:
+            problems.append(problem)
+    problems += validate_casts(world.state, side, list(orders.casts), content)
+    return problems
+
+
+def _discard_problems(state: GameState, side: Side, orders: Orders) -> list[Problem]:
+    if orders.discard is None:
+        return []
+    uid = orders.discard.card_uid
+    if state.player(side).card(uid) is None:
+        return [Problem("card_not_in_hand", f"card {uid} is not in your hand", 0, "discard")]
+    if any(c.card_uid == uid for c in orders.casts):
+        return [
+            Problem(
+                "discard_and_cast",
+                "the same card cannot be cast and discarded in one turn",
+                0,
+                "discard",
+            )
+        ]
+    return []
+
+
+def in_range(group: Group, dest_x: int, dest_y: int, moves: int) -> bool:
+    """One orthogonal step; with 2 or more moves, any square within that many king steps."""
+    dx, dy = abs(dest_x - group.coord.x), abs(dest_y - group.coord.y)
+    if moves <= 1:
+        return dx + dy == 1
+    return 0 < max(dx, dy) <= moves
+
+
+def move_problem(
+    world: World, side: Side, move: MoveOrder, index: int, seen: set[int]
+) -> Problem | None:
+    def problem(code: str, message: str) -> Problem:
+        return Problem(code, message, index, "moves")
+
+    group = world.group(move.group_id)
+    if group is None:
+        return problem("unknown_group", f"there is no group {move.group_id}")
+    if group.owner != side:
+        return problem("not_your_group", f"group {group.id} is not yours")
+    if group.controller != side:
+        return problem("not_controlled", f"group {group.id} is not under your control")
+    if group.id in seen:
+        return problem("duplicate_move", f"group {group.id} already has a move order")
+    seen.add(group.id)
+    if not world.on_board(move.dest):
+        return problem("off_board", f"{move.dest.name} is not on the board")
+    if move.dest == group.coord:
+        return problem("same_square", f"group {group.id} is already on {move.dest.name}")
+    if not movable(world, group):
+        return problem("cannot_move", f"group {group.id} cannot move this turn")
+    reach = moves(world, group)
+    if not in_range(group, move.dest.x, move.dest.y, reach):
+        where = "one square up, down, left or right" if reach <= 1 else f"{reach} squares"
+        return problem(
+            "too_far",
+            f"group {group.id} on {group.coord.name} can move {where}, not to {move.dest.name}",
+        )
+    return None

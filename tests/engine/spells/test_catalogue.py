@@ -1,0 +1,242 @@
+"""The spell catalogue: every data file loads, covers the vocabulary, and bad data is named."""
+
+from pathlib import Path
+
+import pytest
+
+from engine.spells.catalogue import load_spells, parse_spell_table
+from engine.spells.primitives import PRIMITIVES
+from engine.spells.requirements import REQUIREMENTS
+from engine.spells.schema import SpellDataError
+from engine.spells.vocab import (
+    ALLEGIANCES,
+    CLASSES,
+    FLAG_QUALIFIERS,
+    HOUSES,
+    SPEEDS,
+    SPELL_TYPES,
+    TARGET_KINDS,
+)
+
+DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
+
+
+def test_G10_every_house_file_loads_with_at_least_60_spells():
+    spells = load_spells(DATA)
+    assert sorted(p.stem for p in DATA.glob("*.toml")) == sorted(HOUSES)
+    assert len([s for s in spells.values() if not s.helper]) >= 60
+    for spell in spells.values():
+        assert spell.rules and spell.describe().startswith(spell.name)
+
+
+def test_G10_catalogue_uses_every_type_target_speed_class_and_qualifier():
+    spells = [s for s in load_spells(DATA).values() if not s.helper]
+    assert {s.type for s in spells} == set(SPELL_TYPES)
+    assert {s.target.kind for s in spells} == set(TARGET_KINDS)
+    assert {s.speed for s in spells} == set(SPEEDS)
+    assert {s.spell_class for s in spells} == set(CLASSES)
+    assert any(s.replicable for s in spells)
+    flags = set().union(*(s.target.flags for s in spells))
+    assert flags == set(FLAG_QUALIFIERS)
+    assert {s.target.allegiance for s in spells} == set(ALLEGIANCES)
+    assert any(s.target.range is not None for s in spells)
+    assert any(s.target.aura is not None for s in spells)
+    assert any(s.boosted_cost for s in spells)
+    assert any(s.cost_cycle for s in spells)
+    assert any(s.once_per_game for s in spells)
+    assert any(s.cumulative for s in spells)
+    assert any(not s.visible for s in spells)
+
+
+def test_G10_seed_and_digest_spells_are_present():
+    spells = load_spells(DATA)
+    for spell_id in (
+        "adriels_timepiece",
+        "lienna",
+        "mirage",
+        "colony",
+        "fireball",
+        "plague",
+        "slay_monster",
+        "soul_jar",
+        "found_city",
+        "drachas_trade",
+        "burst_of_order",
+        "burst_of_world",
+        "codex_of_order",
+        "intercession",
+        "parted_sea",
+        "obeisance",
+        "ostracize",
+        "bedlam",
+        "volcano",
+        "mountain_climb",
+        "fingles_folly",
+        "brimstone_dragon",
+        "fear",
+        "xias_walk",
+        "beobogh_helm",
+        "fortitude",
+        "fleetness",
+        "forced_march",
+        "flying_carpet",
+        "healing_hands",
+        "regeneration",
+        "pyx",
+        "justicars",
+        "tree_man",
+        "faerie_circle",
+        "ill_winds",
+        "pixie_dust",
+        "forestation",
+        "seed_on_the_wind",
+        "complacency",
+        "jumping_land",
+        "shifting_sands",
+        "diomesia",
+        "ogi",
+        "dracha",
+        "embargo",
+        "willing_supplicants",
+        "blood_pact",
+        "pact_sealed",
+        "imp_frenzy",
+        "death_knell",
+        "wolf_pack",
+        "star_chamber",
+        "second_chance",
+        "restoration",
+    ):
+        assert spell_id in spells, spell_id
+    assert spells["colony"].helper and spells["pact_sealed"].helper
+
+
+def test_every_primitive_and_requirement_describes_itself():
+    for name, primitive in PRIMITIVES.items():
+        assert primitive.name == name
+    for name, req in REQUIREMENTS.items():
+        assert req.name == name
+    text = load_spells(DATA)["plague"].describe()
+    assert "Permanently changes max hp of each affected minion by -2." in text
+    assert "Deals 2 damage to each affected minion." in text
+
+
+BASE = """
+[[spell]]
+id = "ok_spell"
+name = "Ok"
+house = "war"
+cost = "1+0"
+type = "manifestation"
+target = "group"
+rules = "Fine."
+effects = [{ do = "damage", amount = 1 }]
+"""
+
+
+def _write(tmp_path: Path, house: str, text: str) -> Path:
+    folder = tmp_path / "spells"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{house}.toml").write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("replace", "key", "words"),
+    [
+        ('cost = "1+0"', "cost", "primary+secondary"),
+        ('type = "manifestation"', "type", "must be one of"),
+        ('target = "group"', "target", "must be one of"),
+        ("amount = 1 }", "effects[0].amount", "at least 1"),
+        ('do = "damage"', "effects[0].do", "unknown effect"),
+        ('rules = "Fine."', "rules", "is required"),
+    ],
+)
+def test_bad_file_errors_name_file_spell_and_key(tmp_path, replace, key, words):
+    bad = {
+        'cost = "1+0"': 'cost = "one"',
+        'type = "manifestation"': 'type = "sorcery"',
+        'target = "group"': 'target = "whirlpool"',
+        "amount = 1 }": "amount = 0 }",
+        'do = "damage"': 'do = "explode"',
+        'rules = "Fine."': "",
+    }[replace]
+    folder = _write(tmp_path, "war", BASE.replace(replace, bad))
+    with pytest.raises(SpellDataError) as err:
+        load_spells(folder)
+    message = str(err.value)
+    assert "war.toml" in message
+    assert "'ok_spell'" in message
+    assert f"key {key!r}" in message
+    assert words in message
+
+
+def test_unknown_key_duplicate_id_and_wrong_house(tmp_path):
+    folder = _write(tmp_path, "war", BASE.replace('rules = "Fine."', 'rules = "Fine."\ncolour = 1'))
+    with pytest.raises(SpellDataError, match="key 'colour': unknown key"):
+        load_spells(folder)
+    folder = _write(tmp_path, "war", BASE + BASE)
+    with pytest.raises(SpellDataError, match="key 'id': duplicate id"):
+        load_spells(folder)
+    folder = _write(tmp_path, "war", BASE.replace('house = "war"', 'house = "hope"'))
+    with pytest.raises(SpellDataError, match="key 'house': is 'hope' but this file holds 'war'"):
+        load_spells(folder)
+
+
+def test_cross_spell_references_are_checked(tmp_path):
+    text = BASE.replace(
+        'effects = [{ do = "damage", amount = 1 }]',
+        'effects = [{ do = "attach", spell = "nowhere" }]',
+    )
+    folder = _write(tmp_path, "war", text)
+    with pytest.raises(SpellDataError, match=r"key 'effects\[0\].spell': unknown spell id"):
+        load_spells(folder)
+
+
+@pytest.mark.parametrize(
+    ("changes", "key"),
+    [
+        ({"duration": 2}, "duration"),
+        ({"triggers": [{"event": "start_of_turn", "effects": [{"do": "draw"}]}]}, "triggers"),
+        ({"effects": [{"do": "hold"}]}, "effects[0].do"),
+        ({"qualifiers": ["hex", "augment"]}, "qualifiers"),
+        ({"qualifiers": ["range x"]}, "qualifiers"),
+        ({"qualifiers": ["caster"]}, "qualifiers"),
+        ({"class": "attribute"}, "cost"),
+        ({"class": "attribute", "cost": "0+0", "visible": True}, "visible"),
+        ({"class": "bound"}, "power"),
+        ({"power": [1, 2]}, "power"),
+        ({"boosted_cost": "2+0"}, "boosted_effects"),
+        ({"boosted_cost": "0+0", "boosted_effects": [{"do": "draw"}]}, "boosted_cost"),
+        ({"expires_on": "start_of_turn"}, "expires_on"),
+        (
+            {"requires": {"targeting": [{"req": "terrain_is", "terrains": ["lava2"]}]}},
+            "requires.targeting[0].terrains",
+        ),
+        ({"requires": {"sometimes": []}}, "requires.sometimes"),
+    ],
+)
+def test_cross_key_rules_are_enforced(changes, key):
+    table = {
+        "id": "x",
+        "name": "X",
+        "house": "war",
+        "cost": "1+0",
+        "type": "manifestation",
+        "target": "group",
+        "rules": "r",
+        "effects": [{"do": "damage", "amount": 1}],
+    }
+    table.update(changes)
+    with pytest.raises(SpellDataError) as err:
+        parse_spell_table(table, "inline.toml")
+    assert f"key {key!r}" in str(err.value)
+    assert str(err.value).startswith("inline.toml: spell 'x':")
+
+
+def test_the_readme_lists_every_primitive_and_requirement():
+    readme = (Path(__file__).resolve().parents[3] / "engine" / "spells" / "README.md").read_text(
+        encoding="utf-8"
+    )
+    for name in (*PRIMITIVES, *REQUIREMENTS):
+        assert name in readme, name

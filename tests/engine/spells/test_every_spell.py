@@ -1,0 +1,107 @@
+"""Every spell of the catalogue is cast at least once on a board made to hold a legal target."""
+
+import pytest
+
+from engine.content import load_content
+from engine.coords import Coord
+from engine.orders import CastOrder, Target
+from engine.spells.targeting import legal_targets, validate_casts
+from engine.state import HostRef
+from tests.engine.spells.helpers import BLUE, RED, Board, kinds, run, with_pool
+
+CONTENT = load_content()
+CASTABLE = sorted(
+    s.id
+    for s in CONTENT.spells.values()
+    if not s.helper and s.spell_class not in ("attribute", "bound")
+)
+
+
+def rich_board() -> Board:
+    b = Board()
+    b.structure("town", "C3", RED)
+    b.group(RED, "B2", "archer", "swordsman", "swordsman", "archer", "swordsman", traits=("hero",))
+    b.group(RED, "D3")
+    b.group(BLUE, "D5", "swordsman", "swordsman", hp=30)
+    b.group(BLUE, "F5", "monster", "monster", hp=30)
+    b.structure("town", "E6", BLUE)
+    b.structure("town", "B4", "neutral")
+    b.terrain[b_at("C5")] = "forest"
+    b.deck_card(RED, "fireball")
+    with_pool(b, RED, 30)
+    return b
+
+
+def b_at(name: str) -> Coord:
+    return Coord.parse(name)
+
+
+@pytest.mark.parametrize("spell_id", CASTABLE)
+def test_every_spell_can_be_cast_and_executes(spell_id):
+    spell = CONTENT.spells[spell_id]
+    b = rich_board()
+    card = b.card(RED, spell_id)
+    state = b.state()
+    targets = legal_targets(state, RED, spell)
+    assert targets, f"no legal target for {spell_id}"
+    order = CastOrder(card, targets[0])
+    assert validate_casts(state, RED, [order]) == []
+    world = run(b, {RED: [order]})
+    assert ("spell_executed", spell_id, "red") in kinds(world, "spell_executed")
+
+
+def test_bound_spells_cast_from_their_carriers():
+    b = rich_board()
+    town = next(s.id for s in b.structures if s.kind == "town" and s.owner == RED)
+    altar = b.active("shadow_altar", RED, HostRef.structure(town))
+    hero = b.minion_ids(b.groups[0].id)[0]
+    claws = b.active("dracha_claws", RED, HostRef.minion(hero))
+    blue = b.groups[2].id
+    orders = [
+        CastOrder(0, _group(blue), power=3, bound_source=altar, spell_id="shadow_lash"),
+        CastOrder(0, _group(blue), power=4, bound_source=claws, spell_id="dragon_breath"),
+    ]
+    assert validate_casts(b.state(), RED, orders) == []
+    world = run(b, {RED: orders})
+    assert [s for _, s, _ in kinds(world, "spell_executed")] == ["shadow_lash", "dragon_breath"]
+
+
+def _group(gid: int) -> Target:
+    return Target("group", gid)
+
+
+@pytest.mark.parametrize(
+    ("spell_id", "attribute"),
+    [
+        ("blood_pact", "tithe_of_blood"),
+        ("fortitude", "vigour"),
+        ("entangling_roots", "thorn_mark"),
+        ("fireball", "battle_scar"),
+    ],
+)
+def test_every_attribute_follows_its_house(spell_id, attribute):
+    b = rich_board()
+    card = b.card(RED, spell_id)
+    spell = CONTENT.spells[spell_id]
+    target = legal_targets(b.state(), RED, spell)[0]
+    world = run(b, {RED: [CastOrder(card, target)]})
+    executed = [s for _, s, _ in kinds(world, "spell_executed")]
+    assert executed[:2] == [spell_id, attribute]
+
+
+@pytest.mark.parametrize(
+    ("spell_id", "helper"),
+    [
+        ("blood_pact", "pact_sealed"),
+        ("lienna", "liennas_grace"),
+        ("dracha", "dracha_claws"),
+        ("found_city", "colony"),
+        ("diomesia", "diomesias_calm"),
+    ],
+)
+def test_helpers_are_placed_by_their_spells(spell_id, helper):
+    b = rich_board()
+    card = b.card(RED, spell_id)
+    target = legal_targets(b.state(), RED, CONTENT.spells[spell_id])[0]
+    world = run(b, {RED: [CastOrder(card, target)]})
+    assert helper in [s.spell_id for s in world.active_spells]

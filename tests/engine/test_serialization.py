@@ -1,0 +1,76 @@
+"""Serialization: state, orders and reports round-trip exactly through JSON, with a version."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from engine.coords import Coord
+from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, Target, TrainOrder
+from engine.report import TurnReport
+from engine.state import FORMAT_VERSION, GameState, StateFormatError
+from engine.turn import resolve_turn
+
+
+def _json(data: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(json.dumps(data))
+    return result
+
+
+def test_state_round_trips_through_json(opening: GameState) -> None:
+    data = opening.to_dict()
+    assert data["format_version"] == FORMAT_VERSION
+    assert GameState.from_dict(_json(data)) == opening
+
+
+def test_state_after_turns_round_trips(opening: GameState) -> None:
+    state = opening
+    for _ in range(3):
+        state, report = resolve_turn(state, {})
+        assert GameState.from_dict(_json(state.to_dict())) == state
+        assert TurnReport.from_dict(_json(report.to_dict())) == report
+
+
+def test_orders_round_trip() -> None:
+    orders = Orders(
+        casts=(
+            CastOrder(7, Target("group", 12), boosted=True),
+            CastOrder(8, Target("square", Coord.parse("C3"))),
+            CastOrder(0, Target("globe"), power=2, bound_source=4, spell_id="x"),
+        ),
+        moves=(MoveOrder(3, Coord.parse("D5")),),
+        trains=(
+            TrainOrder(Coord.parse("D4"), "mana", "order"),
+            TrainOrder(Coord.parse("D4"), "archer"),
+        ),
+        discard=DiscardOrder(9),
+        confirmed=True,
+    )
+    assert Orders.from_dict(_json(orders.to_dict())) == orders
+
+
+def test_unknown_format_version_is_refused(opening: GameState) -> None:
+    data = opening.to_dict()
+    data["format_version"] = 99
+    with pytest.raises(StateFormatError, match="format_version 99"):
+        GameState.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"moves": [{"group_id": "x", "dest": "C3"}]}, "group_id must be an integer"),
+        ({"moves": [{"group_id": 1, "dest": "Z99"}]}, "dest"),
+        ({"trains": [{"structure": "D4", "kind": "wizard"}]}, "train kind"),
+        ({"casts": [{"card_uid": 1, "target": {"kind": "moon"}}]}, "target kind"),
+        ({"casts": [{"card_uid": 1}]}, "missing 'target'"),
+        ({"discard": 5}, "discard must be a table"),
+        ({"bananas": []}, "unknown order section"),
+        ([], "orders must be a table"),
+    ],
+)
+def test_malformed_orders_give_clear_errors(data: object, message: str) -> None:
+    with pytest.raises(StateFormatError, match=message):
+        Orders.from_dict(data)  # type: ignore[arg-type]

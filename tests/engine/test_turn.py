@@ -1,0 +1,134 @@
+"""resolve_turn: determinism (G11), concession and agreed draws (G8), legal-order helpers."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.legal import castable, legal_moves, trainable
+from engine.orders import MoveOrder, Orders, validate_orders
+from engine.scenario import load_scenario
+from engine.state import GameState, Result, Side
+from engine.turn import GameOverError, agree_draw, concede, resolve_turn
+
+
+def _march(state: GameState) -> dict[Side, Orders]:
+    orders = {}
+    for side in (Side.RED, Side.BLUE):
+        moves = legal_moves(state, side)
+        orders[side] = Orders(
+            moves=tuple(MoveOrder(gid, dests[0]) for gid, dests in moves.items() if dests)
+        )
+    return orders
+
+
+def test_G11_a_turn_replays_exactly(opening: GameState) -> None:
+    a = resolve_turn(opening, _march(opening))
+    b = resolve_turn(opening, _march(opening))
+    assert a == b
+
+
+def test_G11_default_generator_comes_from_seed_and_turn(opening: GameState) -> None:
+    from engine.setup import turn_rng
+
+    explicit = resolve_turn(opening, {}, turn_rng(opening.seed, opening.turn))
+    assert explicit == resolve_turn(opening, {})
+
+
+def test_resolve_turn_never_mutates_its_input(opening: GameState) -> None:
+    before = opening.to_dict()
+    resolve_turn(opening, _march(opening), random.Random(4))
+    assert opening.to_dict() == before
+
+
+def test_G8_concession_and_agreed_draw(opening: GameState) -> None:
+    assert concede(opening, Side.RED).result == Result(Side.BLUE, "concession")
+    assert agree_draw(opening).result == Result(None, "agreement")
+
+
+def test_D_GAME_OVER_no_turn_after_the_end(opening: GameState) -> None:
+    with pytest.raises(GameOverError):
+        resolve_turn(agree_draw(opening), {})
+    with pytest.raises(GameOverError):
+        concede(agree_draw(opening), Side.BLUE)
+
+
+def test_legal_moves_are_accepted_by_validation(opening: GameState) -> None:
+    for side in (Side.RED, Side.BLUE):
+        for gid, dests in legal_moves(opening, side).items():
+            assert dests
+            for dest in dests:
+                orders = Orders(moves=(MoveOrder(gid, dest),))
+                assert validate_orders(opening, side, orders) == []
+
+
+def test_castable_targets_are_accepted(opening: GameState) -> None:
+    state = opening
+    for _ in range(4):
+        state, _ = resolve_turn(state, {})
+    for side in (Side.RED, Side.BLUE):
+        for uid, targets in castable(state, side).items():
+            assert state.player(side).card(uid) is not None
+            assert targets
+
+
+def test_trainable_lists_only_structures_with_novices(opening: GameState) -> None:
+    assert trainable(opening, Side.RED) == {}
+    state = opening
+    for _ in range(4):
+        state, _ = resolve_turn(state, {})
+    options = trainable(state, Side.RED)
+    sanctum = state.sanctum(Side.RED)
+    assert sanctum is not None and sanctum.novices
+    kinds = {(o.kind, o.mana_type) for o in options[sanctum.coord]}
+    assert kinds == {("swordsman", None), ("archer", None), ("mana", "strife"), ("mana", "clarity")}
+
+
+def test_D_MOVE_RANGE_legal_moves_follow_every_step(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(
+        """
+name = "x"
+rules = ["D-MOVE-RANGE"]
+[board]
+mask = \"\"\"
+.....
+.....
+.....
+\"\"\"
+terrain = { B2 = "water", C1 = "water" }
+[[spell]]
+id = "test_haste"
+name = "Test Haste"
+house = "body"
+cost = "1+0"
+type = "alteration"
+target = "group"
+rules = "One square further."
+effects = [{ do = "modify", stat = "moves", amount = 1 }]
+[[group]]
+name = "g"
+owner = "red"
+at = "A1"
+minions = ["swordsman"]
+[[group]]
+name = "foe"
+owner = "blue"
+at = "A3"
+minions = ["swordsman"]
+[[active]]
+spell = "test_haste"
+owner = "red"
+host = "group:g"
+[[turn]]
+""",
+        encoding="utf-8",
+    )
+    scenario = load_scenario(path)
+    gid = scenario.labels.groups["g"]
+    dests = {c.name for c in legal_moves(scenario.state, Side.RED, scenario.content)[gid]}
+    # Two king steps reach A3 (the enemy's), B2 and C1 (water) and, past the water of B2, B3,
+    # C2 and C3: only A2 and B1 remain.
+    assert dests == {"A2", "B1"}

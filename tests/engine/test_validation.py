@@ -1,0 +1,110 @@
+"""validate_orders: every problem at once, with a code and a message a player understands."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.coords import Coord
+from engine.orders import (
+    CastOrder,
+    DiscardOrder,
+    MoveOrder,
+    Orders,
+    Target,
+    TrainOrder,
+    validate_orders,
+)
+from engine.state import GameState, Side
+from engine.turn import resolve_turn
+
+
+def _red_group(state: GameState) -> int:
+    return state.groups_of(Side.RED)[0].id
+
+
+def test_legal_opening_orders_have_no_problem(opening: GameState) -> None:
+    gid = _red_group(opening)
+    orders = Orders(moves=(MoveOrder(gid, Coord.parse("D5")),))
+    assert validate_orders(opening, Side.RED, orders) == []
+
+
+def test_every_problem_is_reported_at_once(opening: GameState) -> None:
+    red = _red_group(opening)
+    blue = opening.groups_of(Side.BLUE)[0].id
+    card = opening.player(Side.RED).hand[0].uid
+    orders = Orders(
+        moves=(
+            MoveOrder(red, Coord.parse("D7")),  # too far
+            MoveOrder(blue, Coord.parse("I8")),  # not ours
+            MoveOrder(999, Coord.parse("A1")),  # unknown
+            MoveOrder(red, Coord.parse("D5")),  # second order for the same group
+        ),
+        trains=(TrainOrder(Coord.parse("D4"), "archer"),),  # no novice
+        discard=DiscardOrder(12345),
+        casts=(CastOrder(card, Target("globe")),),
+    )
+    problems = validate_orders(opening, Side.RED, orders)
+    codes = [(p.section, p.order_index, p.code) for p in problems]
+    assert ("moves", 0, "too_far") in codes
+    assert ("moves", 1, "not_your_group") in codes
+    assert ("moves", 2, "unknown_group") in codes
+    assert ("moves", 3, "duplicate_move") in codes
+    assert ("trains", 0, "no_novice") in codes
+    assert ("discard", 0, "card_not_in_hand") in codes
+    assert all(p.message for p in problems)
+    assert any(p.section == "casts" for p in problems)
+    too_far = next(p for p in problems if p.code == "too_far")
+    assert "D4" in too_far.message and "D7" in too_far.message
+
+
+def test_off_board_and_same_square(opening: GameState) -> None:
+    gid = _red_group(opening)
+    problems = validate_orders(
+        opening, Side.RED, Orders(moves=(MoveOrder(gid, Coord.parse("A1")),))
+    )
+    assert [p.code for p in problems] == ["off_board"]
+    problems = validate_orders(
+        opening, Side.RED, Orders(moves=(MoveOrder(gid, Coord.parse("D4")),))
+    )
+    assert [p.code for p in problems] == ["same_square"]
+
+
+def test_discarding_a_cast_card_is_refused(opening: GameState) -> None:
+    card = opening.player(Side.RED).hand[0].uid
+    orders = Orders(casts=(CastOrder(card, Target("globe")),), discard=DiscardOrder(card))
+    assert "discard_and_cast" in [p.code for p in validate_orders(opening, Side.RED, orders)]
+
+
+def test_no_orders_after_the_game_ended(opening: GameState) -> None:
+    from engine.turn import concede
+
+    ended = concede(opening, Side.BLUE)
+    assert [p.code for p in validate_orders(ended, Side.RED, Orders())] == ["game_over"]
+
+
+def test_refused_orders_do_not_stop_the_turn(opening: GameState) -> None:
+    gid = _red_group(opening)
+    orders = Orders(
+        moves=(MoveOrder(gid, Coord.parse("H12")), MoveOrder(gid, Coord.parse("D5"))),
+        trains=(TrainOrder(Coord.parse("A1"), "archer"),),
+        discard=DiscardOrder(-3),
+    )
+    state, report = resolve_turn(opening, {Side.RED: orders})
+    assert state.group(gid) is not None
+    kinds = [e.kind for e in report.events]
+    assert "order_refused" in kinds
+
+
+def test_mana_training_counts_towards_what_can_be_cast(opening: GameState) -> None:
+    sanctum = opening.sanctum(Side.RED)
+    assert sanctum is not None
+    state = replace(
+        opening,
+        structures=tuple(
+            replace(s, novices=("human",)) if s.id == sanctum.id else s for s in opening.structures
+        ),
+    )
+    orders = Orders(trains=(TrainOrder(sanctum.coord, "mana", "strife"),))
+    assert validate_orders(state, Side.RED, orders) == []
+    bad = Orders(trains=(TrainOrder(sanctum.coord, "mana", "world"),))
+    assert [p.code for p in validate_orders(state, Side.RED, bad)] == ["bad_mana_type"]
