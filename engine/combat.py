@@ -16,10 +16,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.queries import effective_minion
+from engine.queries import effective_group
 from engine.report import Event
-from engine.state import NEUTRAL, Group, HostRef, Minion, evolve
+from engine.state import NEUTRAL, Group, HostRef, Minion
 from engine.world import World
+
+# Strike events are built slot by slot like Event.raw does, without even its call (the hottest
+# loop of a turn).
+_new = object.__new__
+_set_kind = Event.__dict__["kind"].__set__
+_set_fields = Event.__dict__["fields"].__set__
 
 MAX_LEVEL: Final = 3
 
@@ -32,12 +38,22 @@ class _Chance(dict[int, float]):
 
 
 _CHANCE: Final = _Chance({d: round(0.5 + 0.1 * d, 1) for d in range(-4, 5)})
+_MODE_PAIRS: Final = {"hand": ("mode", "hand"), "missile": ("mode", "missile")}
+_HIT: Final = ("hit", True)
+_MISS: Final = ("hit", False)
+_NO_DAMAGE: Final = ("damage", 0)
+_NOT_SOAKED: Final = ("soaked", 0)
 
 
 class _Fighter:
+    """A minion's scratch record for one fight: combat changes only these, and writes the hit
+    points back to the World when spells may look, and at the end."""
+
     __slots__ = (
         "alive",
         "armor",
+        "as_attacker",
+        "as_victim",
         "attacks",
         "bonus",
         "hand",
@@ -53,6 +69,9 @@ class _Fighter:
 
     def __init__(self, minion: Minion, bonus: tuple[str, int, int] | None) -> None:
         self.id = minion.id
+        # The strike events' constant pairs, built once.
+        self.as_attacker = ("attacker", minion.id)
+        self.as_victim = ("victim", minion.id)
         self.hp = minion.hp
         self.max_armor = minion.armor
         self.armor = minion.armor
@@ -65,10 +84,6 @@ class _Fighter:
         self.misses = 0
         self.hit_any = False
         self.bonus = bonus
-
-    @property
-    def combatant(self) -> bool:
-        return self.alive and self.attacks > 0 and self.output > 0
 
 
 def precedence(world: World, group: Group) -> tuple[int, int]:
@@ -114,13 +129,14 @@ def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> 
     group = world.group_map.get(group_id)
     if group is None:
         return []
-    minions = group.minions
-    if world.touched(group):
-        minions = tuple(effective_minion(world, group, m) for m in minions)
+    bonuses: dict[str | None, tuple[str, int, int] | None] = {}
     fighters = []
-    for m in minions:
-        f = _Fighter(m, _bonus(world, m.nation))
-        f.misses, f.hit_any = carried.get(m.id, (0, False))
+    for m in effective_group(world, group):
+        if m.nation not in bonuses:
+            bonuses[m.nation] = _bonus(world, m.nation)
+        f = _Fighter(m, bonuses[m.nation])
+        if carried:
+            f.misses, f.hit_any = carried.get(m.id, (0, False))
         fighters.append(f)
     return fighters
 
@@ -143,11 +159,17 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
     sides: tuple[list[_Fighter], list[_Fighter]] = ([], [])
     seen = -1  # the World revision the fighters were last read or written at
     for number in range(1, max_rounds + 1):
-        hearing = [
-            HostRef.group(gid)
-            for gid in ids
-            if gid in world.group_map and world.touched(world.group_map[gid])
-        ]
+        # Only spells that react to "combat_round" need to hear it (and to see the hit points
+        # so far); a death earlier in the fight may have brought one into play.
+        hearing = (
+            [
+                HostRef.group(gid)
+                for gid in ids
+                if gid in world.group_map and world.touched(world.group_map[gid])
+            ]
+            if world.reacts("combat_round")
+            else ()
+        )
         if hearing:
             if number > 1:
                 # Spells reacting to the round see the hit points so far.
@@ -162,48 +184,47 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
                     carried[f.id] = (f.misses, f.hit_any)
             sides = (_load(world, first_id, carried), _load(world, second_id, carried))
             seen = world.revision
+            stop = _stop(sides, renew_armor=False)
         else:
-            for fighters in sides:
-                for f in fighters:
-                    f.armor = f.max_armor
-        if not any(f.alive for f in sides[0]) or not any(f.alive for f in sides[1]):
-            reason = "destroyed"
-            break
-        if not any(f.combatant for f in sides[0] + sides[1]):
-            reason = "no_combatant"
+            stop = _stop(sides, renew_armor=True)
+        if stop is not None:
+            reason = stop
             break
         rounds = number
-        world.emit("round", number=number, groups=ids)
+        world.report.append(Event.raw("round", (("groups", ids), ("number", number))))
         lost, missed = _round(world, number, sides, ids)
         seen = world.revision
         if number >= 2 and lost == 0 and not missed:
             reason = "no_damage"
             break
-    for gid, fighters in zip(ids, sides, strict=True):
-        _write_back(world, gid, fighters)
+    for fighters in sides:
         for f in fighters:
             carried[f.id] = (f.misses, f.hit_any)
+    for gid, fighters in zip(ids, sides, strict=True):
+        _write_back(world, gid, fighters, carried)
     if not any(f.alive for f in sides[0]) or not any(f.alive for f in sides[1]):
         reason = "destroyed"
-    for gid in ids:
-        group = world.group_map.get(gid)
-        if group is None:
-            continue
-        earned = [
-            m.id
-            for m in group.minions
-            if m.kind == "recruit" and carried.get(m.id, (0, False))[1] and m.level < MAX_LEVEL
-        ]
-        if earned:
-            world.update_group(
-                evolve(
-                    group,
-                    minions=tuple(
-                        evolve(m, earned_level=True) if m.id in earned else m for m in group.minions
-                    ),
-                )
-            )
-    world.emit("combat_ended", groups=ids, rounds=rounds, reason=reason)
+    world.report.append(
+        Event.raw("combat_ended", (("groups", ids), ("reason", reason), ("rounds", rounds)))
+    )
+
+
+def _stop(sides: tuple[list[_Fighter], list[_Fighter]], renew_armor: bool) -> str | None:
+    """Why the fight ends before this round ("destroyed": a side has no minion left;
+    "no_combatant": nobody can strike), or None; renews armor for the round when asked."""
+    alive = [False, False]
+    combatant = False
+    for index, fighters in enumerate(sides):
+        for f in fighters:
+            if renew_armor:
+                f.armor = f.max_armor
+            if f.alive:
+                alive[index] = True
+                if f.attacks > 0 and f.output > 0:
+                    combatant = True
+    if not (alive[0] and alive[1]):
+        return "destroyed"
+    return None if combatant else "no_combatant"
 
 
 def _round(
@@ -215,6 +236,8 @@ def _round(
     """One round; returns hit points taken and whether any strike missed."""
     roll = world.rng.random
     append = world.report.append
+    new, set_kind, set_fields = _new, _set_kind, _set_fields
+    chance = _CHANCE
     lost = 0
     missed = False
     for index, attackers in enumerate(sides):
@@ -237,83 +260,84 @@ def _round(
             bonus = attacker.bonus
             if bonus is not None and bonus[0] == mode and bonus[1] == number:
                 damage += bonus[2]
+            as_attacker = attacker.as_attacker
+            mode_pair = _MODE_PAIRS[mode]
             for _ in range(attacker.attacks):
-                victim = _choose_victim(victims, damage)
-                if victim is None:
+                # Wise targeting (digest 7.6, inlined: the hottest loop of a turn): a victim this
+                # strike can kill, the most dangerous first (then the fewest hit points);
+                # otherwise the one with the fewest hit points; ties go to the earlier minion.
+                victim = None
+                weakest_hp = kill_output = kill_hp = 0
+                kill = None
+                for v in victims:
+                    if not v.alive:
+                        continue
+                    hp = v.hp
+                    if damage - v.armor >= hp:
+                        if (
+                            kill is None
+                            or v.output > kill_output
+                            or (v.output == kill_output and hp < kill_hp)
+                        ):
+                            kill, kill_output, kill_hp = v, v.output, hp
+                    elif kill is None and (victim is None or hp < weakest_hp):
+                        victim, weakest_hp = v, hp
+                if kill is not None:
+                    victim = kill
+                elif victim is None:
                     break
-                hit = attacker.misses >= 2 or roll() < _CHANCE[attacker.level - victim.level]
-                if not hit:
+                if attacker.misses < 2 and roll() >= chance[attacker.level - victim.level]:
                     attacker.misses += 1
                     missed = True
-                    append(
-                        Event(
-                            "strike",
-                            (
-                                ("attacker", attacker.id),
-                                ("damage", 0),
-                                ("hit", False),
-                                ("hp", victim.hp),
-                                ("mode", mode),
-                                ("soaked", 0),
-                                ("victim", victim.id),
-                            ),
-                        )
+                    event = new(Event)
+                    set_kind(event, "strike")
+                    set_fields(
+                        event,
+                        (
+                            as_attacker,
+                            _NO_DAMAGE,
+                            _MISS,
+                            ("hp", victim.hp),
+                            mode_pair,
+                            _NOT_SOAKED,
+                            victim.as_victim,
+                        ),
                     )
+                    append(event)
                     continue
                 attacker.misses = 0
                 attacker.hit_any = True
-                soaked = min(victim.armor, damage)
+                soaked = victim.armor if victim.armor < damage else damage
                 victim.armor -= soaked
                 taken = damage - soaked
                 victim.hp -= taken
                 lost += taken
-                append(
-                    Event(
-                        "strike",
-                        (
-                            ("attacker", attacker.id),
-                            ("damage", taken),
-                            ("hit", True),
-                            ("hp", victim.hp),
-                            ("mode", mode),
-                            ("soaked", soaked),
-                            ("victim", victim.id),
-                        ),
-                    )
+                event = new(Event)
+                set_kind(event, "strike")
+                set_fields(
+                    event,
+                    (
+                        as_attacker,
+                        ("damage", taken),
+                        _HIT,
+                        ("hp", victim.hp),
+                        mode_pair,
+                        ("soaked", soaked),
+                        victim.as_victim,
+                    ),
                 )
+                append(event)
                 if victim.hp <= 0:
                     _kill(world, victim, victim_group, attacker.id)
     return lost, missed
 
 
-def _choose_victim(victims: list[_Fighter], damage: int) -> _Fighter | None:
-    """Wise targeting (digest 7.6): a victim this strike can kill, the most dangerous first (then
-    the fewest hit points); otherwise the one with the fewest hit points; ties go to the earlier
-    minion."""
-    weakest: _Fighter | None = None
-    weakest_hp = 0
-    kill: _Fighter | None = None
-    kill_output = kill_hp = 0
-    for v in victims:
-        if not v.alive:
-            continue
-        hp = v.hp
-        if damage - v.armor >= hp:
-            if kill is None or v.output > kill_output or (v.output == kill_output and hp < kill_hp):
-                kill, kill_output, kill_hp = v, v.output, hp
-        elif kill is None and (weakest is None or hp < weakest_hp):
-            weakest, weakest_hp = v, hp
-    return kill if kill is not None else weakest
-
-
 def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> None:
-    minion = world.minion(victim.id)
-    if minion is None:
-        victim.alive = False
-        return
-    group = world.group_map[group_id]
-    if world.touched(group):
-        world.update_minion(minion.with_hp(victim.hp))  # spells hearing the death see its hp
+    group = world.group_map.get(group_id)
+    if group is not None and world.hears_death(group):
+        minion = world.minion(victim.id)
+        if minion is not None:
+            world.update_minion(minion.with_hp(victim.hp))  # spells hearing the death see its hp
     if world.kill_minion(victim.id, "killed", by=attacker_id):
         victim.alive = False
         return
@@ -325,7 +349,14 @@ def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> No
         victim.hp = saved.hp
 
 
-def _write_back(world: World, group_id: int, fighters: list[_Fighter]) -> None:
+def _write_back(
+    world: World,
+    group_id: int,
+    fighters: list[_Fighter],
+    carried: dict[int, tuple[int, bool]] | None = None,
+) -> None:
+    """The fighters' hit points into the World; at the end of the fight (``carried`` given) also
+    the level each recruit earned by hitting at least once (D-LEVELS)."""
     group = world.group_map.get(group_id)
     if group is None:
         return
@@ -334,10 +365,38 @@ def _write_back(world: World, group_id: int, fighters: list[_Fighter]) -> None:
     minions = []
     for m in group.minions:
         new_hp = hp.get(m.id, m.hp)
-        if new_hp != m.hp:
+        earned = (
+            carried is not None
+            and not m.earned_level
+            and m.kind == "recruit"
+            and m.level < MAX_LEVEL
+            and carried.get(m.id, (0, False))[1]
+        )
+        if earned:
+            changed = True
+            minions.append(
+                Minion(
+                    m.id,
+                    m.kind,
+                    m.unit,
+                    m.nation,
+                    new_hp,
+                    m.max_hp,
+                    m.armor,
+                    m.attacks,
+                    m.hand,
+                    m.missile,
+                    m.level,
+                    m.walks,
+                    m.traits,
+                    True,
+                    m.name,
+                )
+            )
+        elif new_hp != m.hp:
             changed = True
             minions.append(m.with_hp(new_hp))
         else:
             minions.append(m)
     if changed:
-        world.update_group(evolve(group, minions=tuple(minions)))
+        world.update_group(group.with_minions(tuple(minions)))

@@ -28,7 +28,7 @@ class Coord:
 
     @property
     def name(self) -> str:
-        return f"{chr(ord('A') + self.x)}{self.y + 1}"
+        return _name(self.x, self.y)
 
     def __str__(self) -> str:
         return self.name
@@ -62,6 +62,11 @@ class Coord:
 def coord(x: int, y: int) -> Coord:
     """The interned coordinate ``(x, y)``."""
     return Coord(x, y)
+
+
+@cache
+def _name(x: int, y: int) -> str:
+    return f"{chr(ord('A') + x)}{y + 1}"
 
 
 @cache

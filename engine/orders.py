@@ -153,14 +153,39 @@ class DiscardOrder:
 
 
 @dataclass(frozen=True, slots=True)
+class ManaChoice:
+    """The mana type the town or colony on ``structure`` is to produce if this side captures it
+    at the coming start of turn (digest 9.3 item 6; D-TOWN-MANA). Without one, a captured
+    structure produces the house's primary type."""
+
+    structure: Coord
+    mana_type: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"structure": self.structure.name, "mana_type": self.mana_type}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> ManaChoice:
+        mana_type = data.get("mana_type")
+        if not isinstance(mana_type, str):
+            raise StateFormatError(f"mana_type must be a mana type name, not {mana_type!r}")
+        return ManaChoice(_coord(data, "structure"), mana_type)
+
+
+@dataclass(frozen=True, slots=True)
 class Orders:
-    """Everything one side orders in a turn; casts and moves keep their issue order."""
+    """Everything one side orders in a turn; casts and moves keep their issue order.
+
+    ``mana_choices`` are standing choices, one per structure, applied only to a capture at the
+    start of turn that follows.
+    """
 
     casts: tuple[CastOrder, ...] = ()
     moves: tuple[MoveOrder, ...] = ()
     trains: tuple[TrainOrder, ...] = ()
     discard: DiscardOrder | None = None
     confirmed: bool = False
+    mana_choices: tuple[ManaChoice, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -170,6 +195,7 @@ class Orders:
             "trains": [t.to_dict() for t in self.trains],
             "discard": None if self.discard is None else self.discard.to_dict(),
             "confirmed": self.confirmed,
+            "mana_choices": [c.to_dict() for c in self.mana_choices],
         }
 
     @staticmethod
@@ -178,7 +204,15 @@ class Orders:
         :class:`StateFormatError` naming the bad part."""
         if not isinstance(data, Mapping):
             raise StateFormatError(f"orders must be a table, not {data!r}")
-        unknown = set(data) - {"format_version", "casts", "moves", "trains", "discard", "confirmed"}
+        unknown = set(data) - {
+            "format_version",
+            "casts",
+            "moves",
+            "trains",
+            "discard",
+            "confirmed",
+            "mana_choices",
+        }
         if unknown:
             raise StateFormatError(f"unknown order section(s): {', '.join(sorted(unknown))}")
         if data.get("format_version", FORMAT_VERSION) != FORMAT_VERSION:
@@ -201,6 +235,10 @@ class Orders:
                 if discard is None
                 else DiscardOrder.from_dict(_as_table(discard, "discard")),
                 confirmed=bool(data.get("confirmed", False)),
+                mana_choices=tuple(
+                    ManaChoice.from_dict(_as_table(c, "mana choice"))
+                    for c in _list(data, "mana_choices")
+                ),
             )
         except (KeyError, TypeError) as exc:
             raise StateFormatError(f"malformed orders: {exc}") from None

@@ -1,33 +1,87 @@
 """The core's questions to the spell system (``engine.spells.modifiers``), in one place.
 
-Each answers from base values when no spell is active (the common case and the fast one), and
-otherwise asks the spell modifiers, which fold every active spell in.
+Each answers from base values when no active spell can change the answer (the common case and the
+fast one), and otherwise asks the spell modifiers, which fold every active spell in. Each modifier
+reads only the spells with a continuous effect of its own primitives (``modifiers.ids_with``):
+stats and moves read ``modify`` and ``aura_modify``, abilities and walks ``grant``, check 1 of
+movement ``hold``, joining and training ``forbid_join``, initiative ``lock_initiative``, mana
+``deny_production``. Such a spell changes a group's answer only from the group itself, a member,
+its square, the structure there or the globe; an aura (``aura_modify``) reaches further, so while
+one is active every group is asked about.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
 
-from engine.state import GameState, Group, Minion, Side, Structure
+from engine.state import GameState, Group, HostRef, Minion, Side, Structure
 
 if TYPE_CHECKING:
+    from engine.content import Content
     from engine.coords import Coord
     from engine.world import World
 
+# "modify" and "aura_modify" split by the stat they change: "moves" (asked by movement) or
+# another (asked by combat); each modifier ignores the other kind.
+_STATS: Final = ("modify:stats",)
+_AURAS: Final = ("aura_modify:stats",)
+_MOVES: Final = ("modify:moves",)
+_MOVE_AURAS: Final = ("aura_modify:moves",)
+_GRANT: Final = ("grant",)
+_HOLD: Final = ("hold",)
+_JOIN: Final = ("forbid_join",)
+_LOCK: Final = ("lock_initiative",)
+_DENY: Final = ("deny_production",)
 
-def _quiet(state: GameState | World, *groups: Group) -> bool:
-    """True when no active spell can change the answer: none at all, or (during a turn) none
-    reaching the groups asked about (on them, their minions, square, structure or the globe)."""
+_ids: dict[tuple[int, tuple[str, ...]], tuple[object, frozenset[str]]] = {}
+
+
+def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
+    """Ids of the catalogue's spells with a continuous effect of one of ``ops`` (cached)."""
+    spells = content.spells
+    cached = _ids.get((id(spells), ops))
+    if cached is not None and cached[0] is spells:
+        return cached[1]
+    from engine.spells.modifiers import effects_by_op, ids_with
+
+    found: set[str] = set()
+    for op in ops:
+        base, _, stats = op.partition(":")
+        for sid in ids_with(content, base):
+            changed = {e.params.text("stat") for e in effects_by_op(spells[sid])[base]}
+            if not stats or ("moves" in changed if stats == "moves" else changed - {"moves"}):
+                found.add(sid)
+    _ids[(id(spells), ops)] = (spells, frozenset(found))
+    return frozenset(found)
+
+
+def _quiet(state: GameState | World, ops: tuple[str, ...], groups: Iterable[Group] = ()) -> bool:
+    """True when no active spell can change the answer: none with an effect of ``ops`` at all,
+    or (during a turn) none on the groups asked about, their members, squares or structures, or
+    the globe."""
     if isinstance(state, GameState):
+        # Between turns the modifiers read the default catalogue; so the fast path stays narrow.
         return not state.active_spells
     if not state.spell_map:
         return True
-    return bool(groups) and not any(state.touched(g) for g in groups)
+    reach = state.reach(_spell_ids(state.content, ops))
+    if reach is None:
+        return True
+    return not any(state.reached(reach, g) for g in groups) if groups else False
+
+
+def _stats_quiet(state: GameState | World, group: Group, moves: bool = False) -> bool:
+    """No spell changes the group's stats (or its ``moves``): an active aura may reach it from
+    afar, other spells from its own hosts."""
+    if not _quiet(state, _MOVE_AURAS if moves else _AURAS):
+        return False
+    return _quiet(state, _MOVES if moves else _STATS, (group,))
 
 
 def walks(state: GameState | World, group: Group) -> frozenset[str]:
     """The walks every member of the group has (a group enters a terrain only if all can)."""
-    if _quiet(state, group):
+    if _quiet(state, _GRANT, (group,)):
         common = set(group.minions[0].walks)
         for m in group.minions[1:]:
             common &= m.walks
@@ -39,7 +93,7 @@ def walks(state: GameState | World, group: Group) -> frozenset[str]:
 
 def abilities(state: GameState | World, group: Group, minion: Minion) -> frozenset[str]:
     """The minion's walks plus abilities spells grant it (flight, terrain_immunity, ...)."""
-    if _quiet(state, group):
+    if _quiet(state, _GRANT, (group,)):
         return minion.walks
     from engine.spells.modifiers import abilities as granted
 
@@ -47,7 +101,7 @@ def abilities(state: GameState | World, group: Group, minion: Minion) -> frozens
 
 
 def moves(state: GameState | World, group: Group) -> int:
-    if _quiet(state, group):
+    if _stats_quiet(state, group, moves=True):
         return 1
     from engine.spells.modifiers import group_moves
 
@@ -58,7 +112,7 @@ def movable(state: GameState | World, group: Group) -> bool:
     """Pass I check 1: no immobile member and no spell holding the group."""
     if any("immobile" in m.traits for m in group.minions):
         return False
-    if _quiet(state, group):
+    if _quiet(state, _HOLD, (group,)):
         return True
     from engine.spells.modifiers import can_move
 
@@ -66,7 +120,7 @@ def movable(state: GameState | World, group: Group) -> bool:
 
 
 def spells_allow_join(state: GameState | World, a: Group, b: Group) -> bool:
-    if _quiet(state, a, b):
+    if _quiet(state, _JOIN, (a, b)):
         return True
     from engine.spells.modifiers import can_join
 
@@ -74,7 +128,7 @@ def spells_allow_join(state: GameState | World, a: Group, b: Group) -> bool:
 
 
 def training_blocked(state: GameState | World, at: Coord) -> bool:
-    if _quiet(state):
+    if _quiet(state, _JOIN):
         return False
     from engine.spells.modifiers import training_blocked as blocked
 
@@ -82,7 +136,7 @@ def training_blocked(state: GameState | World, at: Coord) -> bool:
 
 
 def initiative_lock(state: GameState | World) -> Side | None:
-    if _quiet(state):
+    if _quiet(state, _LOCK):
         return None
     from engine.spells.modifiers import initiative_lock as lock
 
@@ -90,7 +144,7 @@ def initiative_lock(state: GameState | World) -> Side | None:
 
 
 def produces_mana(state: GameState | World, structure: Structure) -> bool:
-    if _quiet(state):
+    if _quiet(state, _DENY):
         return True
     from engine.spells.modifiers import produces_mana as produces
 
@@ -98,8 +152,88 @@ def produces_mana(state: GameState | World, structure: Structure) -> bool:
 
 
 def effective_minion(state: GameState | World, group: Group, minion: Minion) -> Minion:
-    if _quiet(state, group):
+    if _stats_quiet(state, group):
         return minion
     from engine.spells.modifiers import effective_minion as effective
 
     return effective(state, group, minion)
+
+
+def effective_group(state: GameState | World, group: Group) -> tuple[Minion, ...]:
+    """Every member with its effective stats (:func:`effective_minion` for the whole group)."""
+    if _stats_quiet(state, group):
+        return group.minions
+    from engine.spells.modifiers import effective_minion as effective
+
+    if isinstance(state, GameState) or not _stats_cacheable(state):
+        return tuple(effective(state, group, m) for m in group.minions)
+    # Without auras and persistent requirements a minion's effective stats depend only on the
+    # active spells (the cache is emptied when they change), the group's id, square, owner and
+    # structure, the minion's base stats, the spells on the minion itself and which of the
+    # group's spells were cast on it (N12 "members"): not on hit points, so members of one kind
+    # are asked about once, and one fight's losses do not make the next fight ask again.
+    cache = state.stats_cache
+    structure = state.structure_at(group.coord)
+    place = (group.id, group.coord, group.owner, None if structure is None else structure.id)
+    reach = state.reach(_spell_ids(state.content, _STATS))
+    hosts = reach.minions if reach is not None else set()
+    members = [
+        cast_on
+        for s in state.spells_on(HostRef.group(group.id))
+        if isinstance(cast_on := s.get("members"), tuple)
+    ]
+    out = []
+    for m in group.minions:
+        own: object = m.id if m.id in hosts else tuple(m.id in ids for ids in members)
+        key = (place, own, m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level)
+        found = cache.get(key)
+        if found is None:
+            e = effective(state, group, m)
+            cache[key] = (
+                e is not m,
+                (e.max_hp, e.armor, e.hand, e.missile, e.attacks, e.level),
+            )
+            out.append(e)
+        elif not found[0]:
+            out.append(m)
+        else:
+            max_hp, armor, hand, missile, attacks, level = found[1]
+            out.append(
+                Minion(
+                    m.id,
+                    m.kind,
+                    m.unit,
+                    m.nation,
+                    min(m.hp, max_hp),
+                    max_hp,
+                    armor,
+                    attacks,
+                    hand,
+                    missile,
+                    level,
+                    m.walks,
+                    m.traits,
+                    m.earned_level,
+                    m.name,
+                )
+            )
+    return tuple(out)
+
+
+def _stats_cacheable(world: World) -> bool:
+    """No active aura, and no stat-changing spell whose potency depends on the position (the
+    answer is kept in the cache too, so it is worked out once per set of active spells)."""
+    found = world.stats_cache.get(_CACHEABLE)
+    if found is not None:
+        return found[0]
+    ids = _spell_ids(world.content, _STATS)
+    spells = world.content.spells
+    cacheable = world.reach(_spell_ids(world.content, _AURAS)) is None and not any(
+        s.spell_id in ids and spells[s.spell_id].requires_persistent
+        for s in world.spell_map.values()
+    )
+    world.stats_cache[_CACHEABLE] = (cacheable, ())
+    return cacheable
+
+
+_CACHEABLE: Final = ("cacheable",)

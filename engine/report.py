@@ -83,7 +83,20 @@ class Event:
             raise ValueError(f"unknown event kind {kind!r}")
         if "kind" in fields:
             raise ValueError("an event field cannot be called 'kind'")
-        return Event(kind, tuple(sorted((k, json_value(v)) for k, v in fields.items())))
+        pairs = sorted(fields.items())
+        for index, (key, value) in enumerate(pairs):
+            if type(value) not in _SCALARS:
+                pairs[index] = (key, json_value(value))
+        return Event.raw(kind, tuple(pairs))  # type: ignore[arg-type]
+
+    @staticmethod
+    def raw(kind: str, fields: tuple[tuple[str, JsonValue], ...]) -> Event:
+        """An event from a known kind and already sorted, JSON-safe pairs, built without checks:
+        the fast path for the thousands of strikes of a big turn."""
+        event = _new(Event)
+        _set_kind(event, kind)
+        _set_fields(event, fields)
+        return event
 
     def get(self, key: str, default: JsonValue = None) -> JsonValue:
         for name, value in self.fields:
@@ -114,6 +127,14 @@ class Event:
     def __str__(self) -> str:
         body = ", ".join(f"{k}={v}" for k, v in self.fields)
         return f"{self.kind}({body})"
+
+
+# A frozen dataclass's __init__ goes through object.__setattr__ once per field; writing the slots
+# through their descriptors builds the same record at half the cost.
+_new = object.__new__
+_set_kind = Event.__dict__["kind"].__set__
+_set_fields = Event.__dict__["fields"].__set__
+_SCALARS: Final = frozenset({int, str, bool, type(None)})
 
 
 @dataclass(frozen=True, slots=True)

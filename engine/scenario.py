@@ -20,7 +20,15 @@ from typing import Any, Final
 
 from engine.content import Content, ContentError, load_content
 from engine.coords import Coord, CoordError, coord
-from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, Target, TrainOrder
+from engine.orders import (
+    CastOrder,
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Orders,
+    Target,
+    TrainOrder,
+)
 from engine.report import Event, TurnReport
 from engine.setup import MatchConfig, SetupError, default_deck, new_game
 from engine.state import (
@@ -547,7 +555,7 @@ def _orders(
     reader: _Reader, raw: object, *, where: str, labels: Labels, state: GameState, side: Side
 ) -> Orders:
     t = reader.table(raw or {}, where)
-    reader.known(t, ("moves", "trains", "casts", "discard"), where)
+    reader.known(t, ("moves", "trains", "casts", "discard", "mana_choices"), where)
     moves = []
     for i, m in enumerate(t.get("moves", [])):
         if not isinstance(m, list) or len(m) != 2:
@@ -598,7 +606,12 @@ def _orders(
     discard = None
     if "discard" in t:
         discard = DiscardOrder(card(t["discard"], f"{where}.discard"))
-    return Orders(tuple(casts), tuple(moves), tuple(trains), discard)
+    choices = reader.table(t.get("mana_choices", {}), f"{where}.mana_choices")
+    mana_choices = tuple(
+        ManaChoice(reader.coord(at, f"{where}.mana_choices"), str(mana_type))
+        for at, mana_type in choices.items()
+    )
+    return Orders(tuple(casts), tuple(moves), tuple(trains), discard, mana_choices=mana_choices)
 
 
 def _group_ref(reader: _Reader, ref: object, labels: Labels, where: str) -> int:
@@ -891,9 +904,13 @@ def rule_ids() -> list[str]:
 
 
 def decision_ids() -> list[str]:
-    """The ``D-...`` decision ids of ``docs/rules.md``."""
-    path = REPO / "docs" / "rules.md"
-    return DECISION_ID.findall(path.read_text(encoding="utf-8")) if path.exists() else []
+    """The ``D-...`` decision ids of ``docs/rules.md``, then those of ``docs/spells.md``."""
+    found: list[str] = []
+    for name in ("rules.md", "spells.md"):
+        path = REPO / "docs" / name
+        if path.exists():
+            found += DECISION_ID.findall(path.read_text(encoding="utf-8"))
+    return found
 
 
 def _test_rule_names(tests_dir: Path) -> dict[str, list[str]]:
@@ -909,8 +926,8 @@ def _test_rule_names(tests_dir: Path) -> dict[str, list[str]]:
 
 
 def coverage(scenarios: Sequence[Scenario], tests_dir: Path) -> tuple[list[str], list[str]]:
-    """Report lines and the uncovered ids (the specification's rules, then docs/rules.md's
-    decisions)."""
+    """Report lines and the uncovered ids (the specification's rules, then the decisions of
+    docs/rules.md and docs/spells.md)."""
     by_rule: dict[str, list[str]] = {}
     for s in scenarios:
         for r in s.rules:

@@ -13,7 +13,8 @@ from typing import Final
 from engine.combat import MAX_LEVEL
 from engine.mana import structure_output
 from engine.queries import initiative_lock, produces_mana
-from engine.state import NEUTRAL, SIDES, Side, evolve
+from engine.report import Event
+from engine.state import NEUTRAL, SIDES, Side
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -43,11 +44,15 @@ def award_levels(world: World) -> None:
         for m in group.minions:
             if m.earned_level:
                 level = min(MAX_LEVEL, m.level + 1)
-                world.emit("level_gained", minion=m.id, group=group.id, level=level)
-                minions.append(evolve(m, level=level, earned_level=False))
+                world.report.append(
+                    Event.raw(
+                        "level_gained", (("group", group.id), ("level", level), ("minion", m.id))
+                    )
+                )
+                minions.append(m.with_level(level))
             else:
                 minions.append(m)
-        world.update_group(evolve(group, minions=tuple(minions)))
+        world.update_group(group.with_minions(tuple(minions)))
 
 
 def draw_cards(world: World) -> None:
@@ -69,7 +74,9 @@ def draw_cards(world: World) -> None:
 
 
 def capture_structures(world: World) -> set[int]:
-    """Step 5: a recruit group hostile to a town's or colony's owner standing on it captures it."""
+    """Step 5: a recruit group hostile to a town's or colony's owner standing on it captures it;
+    it produces the mana type its new owner chose in the turn's orders, or the house's primary
+    (digest 9.3 item 6, D-TOWN-MANA)."""
     captured: set[int] = set()
     for structure in world.structures:
         if structure.kind == "sanctum":
@@ -79,7 +86,9 @@ def capture_structures(world: World) -> set[int]:
             continue
         if not group.is_recruit_group:
             continue
-        world.capture_structure(structure.id, Side(group.owner))
+        side = Side(group.owner)
+        choice = world.mana_choices.get(side, {}).get(structure.coord)
+        world.capture_structure(structure.id, side, choice)
         captured.add(structure.id)
     return captured
 

@@ -270,6 +270,26 @@ class Minion:
             self.name,
         )
 
+    def with_level(self, level: int, earned_level: bool = False) -> Minion:
+        """This minion at ``level`` (start of turn step 1 awards many levels at once)."""
+        return Minion(
+            self.id,
+            self.kind,
+            self.unit,
+            self.nation,
+            self.hp,
+            self.max_hp,
+            self.armor,
+            self.attacks,
+            self.hand,
+            self.missile,
+            level,
+            self.walks,
+            self.traits,
+            earned_level,
+            self.name,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -347,6 +367,10 @@ class Group:
             if m.id == minion_id:
                 return m
         return None
+
+    def with_minions(self, minions: tuple[Minion, ...]) -> Group:
+        """This group with ``minions`` (a fast path for the turn's many membership changes)."""
+        return Group(self.id, self.owner, self.controller, self.coord, minions)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -21,6 +21,7 @@ from engine.setup import turn_rng
 from engine.start import run_start_of_turn
 from engine.state import SIDES, GameState, Result, Side
 from engine.training import apply_training
+from engine.validate import mana_choice_problems
 from engine.world import World
 
 if TYPE_CHECKING:
@@ -48,6 +49,15 @@ def resolve_turn(
     world = World(state, rng or turn_rng(state.seed, state.turn), content)
     orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
 
+    for side in SIDES:
+        choices = orders[side].mana_choices
+        if choices:
+            refused = mana_choice_problems(world, side, choices)
+            _refuse(world, side, refused)
+            bad = {p.order_index for p in refused}
+            world.mana_choices[side] = {
+                c.structure: c.mana_type for i, c in enumerate(choices) if i not in bad
+            }
     for side in SIDES:
         _refuse(world, side, apply_training(world, side, orders[side].trains))
     for side in SIDES:

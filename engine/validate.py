@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.content import load_content
-from engine.orders import MoveOrder, Orders, Problem
+from engine.coords import Coord
+from engine.orders import ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
 from engine.setup import turn_rng
-from engine.state import GameState, Group, Side
+from engine.state import MANA_TYPES, GameState, Group, Side
 from engine.training import apply_training
 from engine.world import World
 
@@ -37,6 +38,33 @@ def validate(
         if problem is not None:
             problems.append(problem)
     problems += validate_casts(world.state, side, list(orders.casts), content)
+    problems += mana_choice_problems(world, side, orders.mana_choices)
+    return problems
+
+
+def mana_choice_problems(
+    world: World, side: Side, choices: tuple[ManaChoice, ...]
+) -> list[Problem]:
+    """A choice names a town or colony the side does not own, once, and one of the six types."""
+    problems = []
+    seen: set[Coord] = set()
+    for index, choice in enumerate(choices):
+        at = choice.structure
+        structure = world.structure_at(at)
+        if structure is None or structure.kind == "sanctum":
+            code, message = "no_town", f"there is no town or colony on {at.name}"
+        elif structure.owner == side:
+            code, message = "own_structure", f"the structure on {at.name} is already yours"
+        elif at in seen:
+            code, message = "duplicate_choice", f"{at.name} already has a mana choice"
+        elif choice.mana_type not in MANA_TYPES:
+            code = "bad_mana_type"
+            message = f"{choice.mana_type!r} is not a mana type ({', '.join(MANA_TYPES)})"
+        else:
+            seen.add(at)
+            continue
+        seen.add(at)
+        problems.append(Problem(code, message, index, "mana_choices"))
     return problems
 
 

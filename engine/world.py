@@ -11,6 +11,7 @@ Events that active spells react to ("start_of_turn", "host_dying", "group_entere
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -38,7 +39,6 @@ from engine.state import (
     Square,
     Structure,
     StructureKind,
-    evolve,
 )
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class World:
         self.initiative: Side = state.initiative
         self.result: Result | None = state.result
         self.next_id = state.next_id
-        self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
+        self.terrain: dict[Coord, str] = _terrain_of(state.squares).copy()
         self._squares: tuple[Square, ...] | None = state.squares
         self.structure_map: dict[int, Structure] = {
             s.id: s for s in sorted(state.structures, key=lambda s: s.id)
@@ -92,13 +92,26 @@ class World:
         # Moves that spells impose this turn (Mirage, relations): group id -> destination. They
         # replace the owner's order and give computer-controlled groups theirs.
         self.forced_moves: dict[int, Coord] = {}
+        # The sides' mana choices for towns and colonies they capture at this turn's end
+        # (D-TOWN-MANA): side -> structure square -> mana type.
+        self.mana_choices: dict[Side, dict[Coord, str]] = {}
         self._handler: EventHandler | None = on_event
+        # A listener given by a test hears everything; the spells' own listener ignores the events
+        # a spell has no reaction to, so those are not delivered at all.
+        self._skip_deaf = on_event is None
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read; spell changes also rebuild the host index.
         self.revision = 0
         self._by_host: dict[HostRef, list[int]] | None = None
         self._minion_hosts: set[int] = set()
         self._hosted: dict[str, set[object]] = {}  # host kind -> refs hosting a spell
+        # Derived from the active spells, rebuilt after they change: spell ids reacting to an event
+        # (per event), and where the spells with given ids sit (per id set, see reach()).
+        self._reacting: dict[str, frozenset[str]] = {}
+        self._reach: dict[frozenset[str], Reach | None] = {}
+        self._death_ears: tuple[bool, bool] | None = None  # see hears_death()
+        # engine.queries keeps effective stats here while the active spells stay the same.
+        self.stats_cache: dict[tuple[object, ...], tuple[bool, tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ snapshot
 
@@ -280,7 +293,7 @@ class World:
 
     def add_minion(self, group_id: int, minion: Minion) -> Group:
         group = self.group_map[group_id]
-        group = replace(group, minions=(*group.minions, minion))
+        group = group.with_minions((*group.minions, minion))
         self.group_map[group_id] = group
         self.revision += 1
         self._minion_group[minion.id] = group_id
@@ -290,8 +303,9 @@ class World:
         """Replace a minion's record (same id) inside its group."""
         gid = self._minion_group[minion.id]
         group = self.group_map[gid]
-        self.group_map[gid] = evolve(
-            group, minions=tuple(minion if m.id == minion.id else m for m in group.minions)
+        mid = minion.id
+        self.group_map[gid] = group.with_minions(
+            tuple(minion if m.id == mid else m for m in group.minions)
         )
         self.revision += 1
 
@@ -309,7 +323,7 @@ class World:
             return False
         group = self.group_map[self._minion_group[minion_id]]
         hp = minion.hp - amount
-        self.update_minion(replace(minion, hp=hp))
+        self.update_minion(minion.with_hp(hp))
         self.emit("damaged", minion=minion_id, group=group.id, amount=amount, source=source)
         if hp <= 0:
             return self.kill_minion(minion_id, "killed" if by is not None else "died", by=by)
@@ -318,7 +332,7 @@ class World:
     def heal_minion(self, minion_id: int, amount: int) -> None:
         minion = self.minion(minion_id)
         if minion is not None:
-            self.update_minion(replace(minion, hp=min(minion.max_hp, minion.hp + amount)))
+            self.update_minion(minion.with_hp(min(minion.max_hp, minion.hp + amount)))
 
     def prevent_death(self, minion_id: int) -> None:
         """Called by a spell reacting to "dying": the minion does not die (Soul Jar and kin).
@@ -339,11 +353,12 @@ class World:
         """
         if cause not in DEATH_CAUSES:
             raise ValueError(f"unknown death cause {cause!r}")
-        if minion_id not in self._minion_group:
+        gid = self._minion_group.get(minion_id)
+        if gid is None:
             return False
-        subject = HostRef.minion(minion_id)
-        heard = cause != "removed" and self.touched(self.group_map[self._minion_group[minion_id]])
-        if heard:
+        heard = cause != "removed" and self.hears_death(self.group_map[gid], cause)
+        subject = HostRef.minion(minion_id) if heard else None
+        if subject is not None:
             if cause == "killed":
                 self.broadcast("host_killed", subject)
             self.broadcast("host_dying", subject)
@@ -353,31 +368,50 @@ class World:
                 return False
         after = (
             [uid for uid in self.listeners(subject) if self.spell_map[uid].host != subject]
-            if heard
+            if subject is not None
             else []
         )
         group = self.group_map[self._minion_group.pop(minion_id)]
         minion = group.minion(minion_id)
         assert minion is not None
-        self.emit(
-            "died",
-            minion=minion_id,
-            unit=minion.unit,
-            group=group.id,
-            side=str(group.owner),
-            at=group.coord.name,
-            cause=cause,
-            by=by,
+        self.report.append(
+            Event.raw(
+                "died",
+                (
+                    ("at", group.coord.name),
+                    ("by", by),
+                    ("cause", cause),
+                    ("group", group.id),
+                    ("minion", minion_id),
+                    ("side", str(group.owner)),
+                    ("unit", minion.unit),
+                ),
+            )
         )
-        self._end_spells_on(subject, "host_died")
+        if self.spell_map:
+            self._host_index()
+            if minion_id in self._minion_hosts:
+                self._end_spells_on(HostRef.minion(minion_id), "host_died")
         rest = tuple(m for m in group.minions if m.id != minion_id)
         self.revision += 1
         if rest:
-            self.group_map[group.id] = evolve(group, minions=rest)
+            self.group_map[group.id] = group.with_minions(rest)
         else:
             self._drop_group(group)
         self._deliver(after, "minion_died", subject)
         return True
+
+    def hears_death(self, group: Group, cause: DeathCause = "killed") -> bool:
+        """Would a spell hear of a death in ``group`` (one reacting to "host_dying",
+        "minion_died" or, for a kill, "host_killed" reaches it)? When not, a death is only
+        bookkeeping."""
+        if not self.spell_map:
+            return False
+        ears = self._death_ears
+        if ears is None:
+            dying = self.reacts("host_dying") or self.reacts("minion_died")
+            ears = self._death_ears = (dying, dying or self.reacts("host_killed"))
+        return ears[cause == "killed"] and self.touched(group)
 
     def remove_group(
         self, group_id: int, cause: DeathCause = "removed", by: int | None = None
@@ -400,7 +434,7 @@ class World:
         rest = tuple(m for m in old.minions if m.id != minion_id)
         self.revision += 1
         if rest:
-            self.group_map[old.id] = replace(old, minions=rest)
+            self.group_map[old.id] = old.with_minions(rest)
         else:
             self._drop_group(old, announce=False)
         del self._minion_group[minion_id]
@@ -410,7 +444,7 @@ class World:
         """Join ``source`` into ``into``; joining minions do not gain the group's spells (N12)."""
         source = self.group_map[source_id]
         into = self.group_map[into_id]
-        merged = replace(into, minions=(*into.minions, *source.minions))
+        merged = into.with_minions((*into.minions, *source.minions))
         self.group_map[into_id] = merged
         self.revision += 1
         for m in source.minions:
@@ -422,7 +456,8 @@ class World:
 
     def place_group(self, group_id: int, at: Coord) -> None:
         """Put a group on ``at`` without any check or event (movement and spells decide those)."""
-        self.group_map[group_id] = evolve(self.group_map[group_id], coord=at)
+        g = self.group_map[group_id]
+        self.group_map[group_id] = Group(g.id, g.owner, g.controller, at, g.minions)
         self.revision += 1
 
     def move_group(self, group_id: int, at: Coord) -> None:
@@ -439,7 +474,8 @@ class World:
         self.revision += 1
         if announce:
             self.emit("group_died", group=group.id, side=str(group.owner), at=group.coord.name)
-        self._end_spells_on(HostRef.group(group.id), "host_died")
+        if self.spell_map:
+            self._end_spells_on(HostRef.group(group.id), "host_died")
 
     # ------------------------------------------------------------------ terrain, structures
 
@@ -456,7 +492,9 @@ class World:
         self, kind: StructureKind, at: Coord, owner: Owner, mana_type: str | None = None
     ) -> Structure:
         """A new structure (a structure square is always plains). A town or colony made for a
-        side produces that side's primary mana unless ``mana_type`` says otherwise (D-CAPTURE)."""
+        side produces that side's primary mana unless ``mana_type`` says otherwise (D-CAPTURE).
+        Every visible spell on the square that a dispel could end is dispelled (D-SQUARE-CLEARED,
+        digest 5.7)."""
         if at in self._structure_at:
             raise ValueError(f"{at.name} already holds a structure")
         if mana_type is None and kind != "sanctum" and owner != NEUTRAL:
@@ -472,7 +510,21 @@ class World:
             structure_kind=kind,
             side=str(owner),
         )
+        self._clear_square(at)
         return structure
+
+    def _clear_square(self, at: Coord) -> None:
+        """Dispel the visible, dispellable spells on the square ``at`` (its terrain stays: a
+        square's terrain is not a spell here, and a structure square is plains anyway)."""
+        uids = self._host_index().get(HostRef.square(at)) if self.spell_map else None
+        if not uids:
+            return
+        from engine.spells.effects import dispellable, end_spell
+
+        for uid in list(uids):
+            spell = self.spell_map.get(uid)
+            if spell is not None and dispellable(self, spell):
+                end_spell(self, uid, "dispelled")
 
     def destroy_structure(self, structure_id: int) -> None:
         """A spell destroys a town or colony: its owner counts it as lost (I3)."""
@@ -498,7 +550,9 @@ class World:
     def capture_structure(
         self, structure_id: int, side: Side, mana_type: str | None = None
     ) -> None:
-        """``side`` takes a town or colony: +1 to its delta, -1 to the loser's (I3)."""
+        """``side`` takes a town or colony: +1 to its delta, -1 to the loser's (I3). It produces
+        ``mana_type`` (default: the new owner's primary, digest 9.3); the square's visible spells
+        are dispelled (D-SQUARE-CLEARED)."""
         old = self.structure_map[structure_id]
         if mana_type is None:
             mana_type = self.content.houses[self.player_map[side].house].primary
@@ -522,6 +576,7 @@ class World:
             **{"from": str(old.owner)},
             mana_type=mana_type,
         )
+        self._clear_square(old.coord)
 
     # ------------------------------------------------------------------ players
 
@@ -614,6 +669,9 @@ class World:
         )
         self.spell_map[spell.uid] = spell
         self._spells_changed()
+        if self._by_host is not None:
+            # The newest uid: last on its host.
+            self._index_add(spell.host, spell.uid, last=True)
         self.emit(
             "spell_added",
             spell=spell_id,
@@ -631,6 +689,9 @@ class World:
             self.spell_map[spell.uid] = spell
             self._spells_changed()
             if old.host != spell.host:
+                if self._by_host is not None:
+                    self._index_remove(old.host, spell.uid)
+                    self._index_add(spell.host, spell.uid, last=False)
                 from engine.spells.lookup import invalidate
 
                 invalidate()
@@ -639,6 +700,8 @@ class World:
         spell = self.spell_map.pop(uid, None)
         if spell is not None:
             self._spells_changed()
+            if self._by_host is not None:
+                self._index_remove(spell.host, uid)
             self.emit(
                 "spell_ended",
                 spell=spell.spell_id,
@@ -648,9 +711,90 @@ class World:
                 reason=reason,
             )
 
+    def _index_add(self, host: HostRef, uid: int, last: bool) -> None:
+        """Keep the host index current (casting order on each host) without rebuilding it."""
+        assert self._by_host is not None
+        uids = self._by_host.setdefault(host, [])
+        if last:
+            uids.append(uid)
+        else:
+            bisect.insort(uids, uid)
+        self._hosted[host.kind].add(host.ref)
+        if host.kind == "minion" and isinstance(host.ref, int):
+            self._minion_hosts.add(host.ref)
+
+    def _index_remove(self, host: HostRef, uid: int) -> None:
+        assert self._by_host is not None
+        uids = self._by_host.get(host)
+        if uids is None or uid not in uids:
+            return
+        uids.remove(uid)
+        if not uids:
+            del self._by_host[host]
+            self._hosted[host.kind].discard(host.ref)
+            if host.kind == "minion" and isinstance(host.ref, int):
+                self._minion_hosts.discard(host.ref)
+
     def _spells_changed(self) -> None:
+        """Forget what is derived from the active spells (the host index is kept current by
+        add_spell, update_spell and remove_spell themselves)."""
         self.revision += 1
-        self._by_host = None
+        if self._reacting:
+            self._reacting = {}
+        if self._reach:
+            self._reach = {}
+        self._death_ears = None
+        if self.stats_cache:
+            self.stats_cache = {}
+
+    def reacts(self, event: str) -> bool:
+        """Could any active spell react to ``event``? When not, broadcasting it changes nothing."""
+        if not self.spell_map:
+            return False
+        if not self._skip_deaf:
+            return True
+        return bool(self._reacting_ids(event))
+
+    def _reacting_ids(self, event: str) -> frozenset[str]:
+        found = self._reacting.get(event)
+        if found is None:
+            from engine.spells.events import reacts
+
+            content = self.content
+            ids = {s.spell_id for s in self.spell_map.values()}
+            found = self._reacting[event] = frozenset(
+                sid for sid in ids if reacts(content, sid, event)
+            )
+        return found
+
+    def reach(self, spell_ids: frozenset[str]) -> Reach | None:
+        """Where the active spells whose id is in ``spell_ids`` sit (None when there are none)."""
+        if not self.spell_map:
+            return None
+        if spell_ids in self._reach:
+            return self._reach[spell_ids]
+        found: Reach | None = None
+        for spell in self.spell_map.values():
+            if spell.spell_id in spell_ids:
+                if found is None:
+                    found = Reach()
+                found.add(spell.host)
+        self._reach[spell_ids] = found
+        return found
+
+    def reached(self, reach: Reach, group: Group) -> bool:
+        """Does a spell of ``reach`` sit on the group, a member, its square, its structure or the
+        globe (the hosts whose spells change a minion's stats and abilities)?"""
+        if reach.globe or group.id in reach.groups or group.coord in reach.squares:
+            return True
+        if reach.structures:
+            structure = self._structure_at.get(group.coord)
+            if structure is not None and structure in reach.structures:
+                return True
+        if reach.minions:
+            minions = reach.minions
+            return any(m.id in minions for m in group.minions)
+        return False
 
     def _host_index(self) -> dict[HostRef, list[int]]:
         if self._by_host is None:
@@ -748,7 +892,10 @@ class World:
         describes what happened, for reactions that need details.
         """
         if self.spell_map:
-            self._deliver(self.listeners(subject), event, subject)
+            if event not in BROADCAST_EVENTS:
+                raise ValueError(f"unknown broadcast event {event!r}")
+            if self.reacts(event):
+                self._deliver(self.listeners(subject), event, subject)
 
     def _deliver(self, uids: list[int], event: str, subject: HostRef | None) -> None:
         if not uids:
@@ -756,6 +903,16 @@ class World:
         if event not in BROADCAST_EVENTS:
             raise ValueError(f"unknown broadcast event {event!r}")
         handler = self._event_handler()
+        if self._skip_deaf:
+            # engine.spells.events.reacts: a spell without a reaction to the event ignores it.
+            hearing = self._reacting_ids(event)
+            if not hearing:
+                return
+            for uid in uids:
+                spell = self.spell_map.get(uid)
+                if spell is not None and spell.spell_id in hearing:
+                    handler(self, spell, event, subject)
+            return
         for uid in uids:
             spell = self.spell_map.get(uid)
             if spell is not None:
@@ -767,6 +924,45 @@ class World:
 
             self._handler = on_event
         return self._handler
+
+
+# The last board's terrain map: consecutive turns share one squares tuple, and copying a dict
+# reuses its stored hashes where building it hashes every square again.
+_last_terrain: list[tuple[tuple[Square, ...], dict[Coord, str]]] = []
+
+
+def _terrain_of(squares: tuple[Square, ...]) -> dict[Coord, str]:
+    last = _last_terrain[0] if _last_terrain else None
+    if last is not None and last[0] is squares:
+        return last[1]
+    terrain = {sq.coord: sq.terrain for sq in squares}
+    _last_terrain[:] = [(squares, terrain)]
+    return terrain
+
+
+class Reach:
+    """The hosts of some active spells, by kind (see :meth:`World.reach`)."""
+
+    __slots__ = ("globe", "groups", "minions", "squares", "structures")
+
+    def __init__(self) -> None:
+        self.globe = False
+        self.groups: set[int] = set()
+        self.minions: set[int] = set()
+        self.squares: set[Coord] = set()
+        self.structures: set[int] = set()
+
+    def add(self, host: HostRef) -> None:
+        ref = host.ref
+        if host.kind == "globe":
+            self.globe = True
+        elif host.kind == "square":
+            if isinstance(ref, Coord):
+                self.squares.add(ref)
+        elif isinstance(ref, int):
+            {"group": self.groups, "minion": self.minions, "structure": self.structures}[
+                host.kind
+            ].add(ref)
 
 
 def _host_text(host: HostRef) -> str:

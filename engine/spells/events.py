@@ -43,13 +43,20 @@ def reactions(definition: SpellDef) -> frozenset[str]:
 _tables: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
 
 
+_last: list[tuple[object, dict[str, frozenset[str]]]] = [(None, {})]
+
+
 def _table(content: Content) -> dict[str, frozenset[str]]:
     """Spell id -> the events it reacts to, for the reacting spells of a catalogue (cached)."""
     spells = content.spells
+    last = _last[0]
+    if last[0] is spells:
+        return last[1]
     cached = _tables.get(id(spells))
     if cached is None or cached[0] is not spells:
         table = {sid: r for sid, d in spells.items() if (r := reactions(d))}
         cached = _tables[id(spells)] = (spells, table)
+    _last[0] = cached
     return cached[1]
 
 

@@ -106,3 +106,20 @@ def test_board_masks_are_checked() -> None:
         Board.parse("tiny", "R..\n..B.\n", "boards/tiny.txt")
     with pytest.raises(ContentError, match=r"\[tiny\] key 'A2': unknown mask character"):
         Board.parse("tiny", "X.B\nR..\n", "boards/tiny.txt")
+
+
+def test_D_MOVES_TWICE_nothing_in_the_content_grants_a_second_move(content: Content) -> None:
+    from engine.spells.primitives import PRIMITIVES
+    from engine.spells.vocab import ABILITIES, STATS
+
+    # A unit trait, a grantable ability or a primitive for it would need the second movement of
+    # D-MOVES-TWICE; "moves" (the Moves 2 range) is the only movement stat a spell can change.
+    words = {"moves_twice", "move_twice", "second_move", "extra_move"}
+    assert not any(words & unit.traits for unit in content.units.values())
+    assert not words & set(ABILITIES)
+    assert not words & set(PRIMITIVES)
+    assert [s for s in STATS if "move" in s] == ["moves"]
+    for spell in content.spells.values():
+        for effect in spell.effects:
+            if effect.op == "grant":
+                assert effect.params.text("ability") not in words, spell.id

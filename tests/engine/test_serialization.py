@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from engine.coords import Coord
-from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, Target, TrainOrder
+from engine.orders import (
+    CastOrder,
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Orders,
+    Target,
+    TrainOrder,
+)
 from engine.report import TurnReport
 from engine.state import FORMAT_VERSION, GameState, StateFormatError
 from engine.turn import resolve_turn
@@ -72,5 +80,32 @@ def test_unknown_format_version_is_refused(opening: GameState) -> None:
     ],
 )
 def test_malformed_orders_give_clear_errors(data: object, message: str) -> None:
+    with pytest.raises(StateFormatError, match=message):
+        Orders.from_dict(data)  # type: ignore[arg-type]
+
+
+def test_mana_choices_round_trip_and_may_be_left_out() -> None:
+    orders = Orders(
+        mana_choices=(ManaChoice(Coord.parse("D7"), "order"), ManaChoice(Coord.parse("I6"), "will"))
+    )
+    data = _json(orders.to_dict())
+    assert data["mana_choices"] == [
+        {"structure": "D7", "mana_type": "order"},
+        {"structure": "I6", "mana_type": "will"},
+    ]
+    assert Orders.from_dict(data) == orders
+    del data["mana_choices"]
+    assert Orders.from_dict(data).mana_choices == ()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"mana_choices": {"D7": "order"}}, "mana_choices must be a list"),
+        ({"mana_choices": [{"structure": "D7", "mana_type": 3}]}, "mana_type must be"),
+        ({"mana_choices": [{"structure": "Z99", "mana_type": "order"}]}, "structure"),
+    ],
+)
+def test_malformed_mana_choices_give_clear_errors(data: object, message: str) -> None:
     with pytest.raises(StateFormatError, match=message):
         Orders.from_dict(data)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from engine.coords import Coord
 from engine.orders import (
     CastOrder,
     DiscardOrder,
+    ManaChoice,
     MoveOrder,
     Orders,
     Target,
@@ -108,3 +109,44 @@ def test_mana_training_counts_towards_what_can_be_cast(opening: GameState) -> No
     assert validate_orders(state, Side.RED, orders) == []
     bad = Orders(trains=(TrainOrder(sanctum.coord, "mana", "world"),))
     assert [p.code for p in validate_orders(state, Side.RED, bad)] == ["bad_mana_type"]
+
+
+def test_D_TOWN_MANA_choices_name_a_town_not_yet_owned_once_with_a_real_type(
+    opening: GameState,
+) -> None:
+    town = next(s for s in opening.structures if s.kind == "town")
+    mine, other = [s for s in opening.structures if s.kind == "town" and s.id != town.id][:2]
+    state = replace(
+        opening,
+        structures=tuple(
+            replace(s, owner=Side.RED) if s.id == mine.id else s for s in opening.structures
+        ),
+    )
+    sanctum = state.sanctum(Side.RED)
+    assert sanctum is not None
+    choices = (
+        ManaChoice(town.coord, "mystery"),  # fine: any of the six types
+        ManaChoice(town.coord, "will"),  # a second choice for the same town
+        ManaChoice(sanctum.coord, "order"),  # a Sanctum is never captured this way
+        ManaChoice(Coord.parse("A12"), "order"),  # no structure
+        ManaChoice(mine.coord, "order"),  # already red's
+        ManaChoice(other.coord, "gold"),
+    )
+    problems = validate_orders(state, Side.RED, Orders(mana_choices=choices))
+    codes = [(p.section, p.order_index, p.code) for p in problems]
+    assert ("mana_choices", 1, "duplicate_choice") in codes
+    assert ("mana_choices", 2, "no_town") in codes
+    assert ("mana_choices", 3, "no_town") in codes
+    assert ("mana_choices", 4, "own_structure") in codes
+    assert ("mana_choices", 5, "bad_mana_type") in codes
+    assert not any(i == 0 for _, i, _ in codes)
+    assert all(p.message for p in problems)
+
+
+def test_D_TOWN_MANA_a_refused_choice_is_reported_and_the_rest_apply(opening: GameState) -> None:
+    orders = Orders(mana_choices=(ManaChoice(Coord.parse("A12"), "order"),))
+    _, report = resolve_turn(opening, {Side.RED: orders})
+    refused = [e for e in report.events if e.kind == "order_refused"]
+    assert [(e["section"], e["index"], e["code"]) for e in refused] == [
+        ("mana_choices", 0, "no_town")
+    ]
