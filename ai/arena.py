@@ -1,0 +1,127 @@
+"""Computer-versus-computer matches: the benchmark's and the tests' playing field.
+
+:func:`starter_deck` gives any house a legal 30-card deck it can pay for (its own spells first,
+then spells whose mana its Sanctum makes); :func:`play_match` runs a seeded match between two
+levels through the engine, checking every order set with ``validate_orders`` on the real state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from ai.determinize import NOT_IN_DECKS
+from ai.players import Level
+from engine.content import Content
+from engine.orders import Orders, Problem, validate_orders
+from engine.setup import MatchConfig, new_game
+from engine.state import SIDES, GameState, Side
+from engine.turn import resolve_turn
+from engine.view import view_for
+
+DECK_SIZE: Final = 30
+COPIES: Final = 4
+
+Chooser = Callable[..., Orders]
+
+
+def starter_deck(house: str, content: Content) -> list[str]:
+    """30 spells for ``house``: its own deck spells, then the most affordable others."""
+    own = content.houses[house]
+    types = {own.primary, own.secondary}
+
+    def key(spell_id: str) -> tuple[int, int, int, str]:
+        spell = content.spells[spell_id]
+        primary, secondary = spell.mana
+        needs = {
+            t for t, n in ((primary, spell.cost.primary), (secondary, spell.cost.secondary)) if n
+        }
+        return (spell.house != house, len(needs - types), spell.cost.total, spell_id)
+
+    deckable = sorted(
+        (
+            s.id
+            for s in content.spells.values()
+            if s.spell_class not in NOT_IN_DECKS and not s.helper
+        ),
+        key=key,
+    )
+    deck: list[str] = []
+    for spell_id in deckable:
+        deck += [spell_id] * COPIES
+        if len(deck) >= DECK_SIZE:
+            break
+    return deck[:DECK_SIZE]
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    """How one computer match went."""
+
+    seed: int
+    levels: dict[Side, Level]
+    winner: Side | None = None
+    reason: str = "turn_limit"
+    turns: int = 0
+    illegal: list[tuple[int, Side, Problem]] = field(default_factory=list)
+    final: GameState | None = None
+
+
+def match_config(seed: int, content: Content) -> MatchConfig:
+    """A seeded configuration: two different houses drawn from the seed, starter decks."""
+    rng = random.Random(f"ai-match:{seed}")
+    houses = rng.sample(sorted(content.houses), 2)
+    return MatchConfig(
+        seed=seed,
+        houses={Side.RED: houses[0], Side.BLUE: houses[1]},
+        decks={
+            Side.RED: starter_deck(houses[0], content),
+            Side.BLUE: starter_deck(houses[1], content),
+        },
+    )
+
+
+def play_match(
+    seed: int,
+    levels: dict[Side, Level],
+    content: Content,
+    *,
+    max_turns: int = 60,
+    budgets: dict[Side, int | None] | None = None,
+    choose: Chooser | None = None,
+    observe: Callable[[GameState, dict[Side, Orders]], None] | None = None,
+) -> MatchRecord:
+    """Play one match; every order set is validated on the real state before it is resolved.
+
+    ``choose`` replaces :func:`ai.choose_orders` (the benchmark wraps it in a timer); ``observe``
+    sees each position with the orders given in it."""
+    from ai import choose_orders
+
+    pick = choose or choose_orders
+    state = new_game(match_config(seed, content), content)
+    record = MatchRecord(seed, dict(levels))
+    rngs = {side: random.Random(f"ai-player:{seed}:{side}") for side in SIDES}
+    while state.result is None and state.turn <= max_turns:
+        orders: dict[Side, Orders] = {}
+        for side in SIDES:
+            view = view_for(state, side, content)
+            orders[side] = pick(
+                view,
+                levels[side],
+                rngs[side],
+                budget=(budgets or {}).get(side),
+                content=content,
+            )
+            for problem in validate_orders(state, side, orders[side], content):
+                record.illegal.append((state.turn, side, problem))
+        if observe is not None:
+            observe(state, orders)
+        state, _ = resolve_turn(state, orders, content=content)
+    record.turns = state.turn - 1
+    record.final = state
+    if state.result is not None:
+        record.winner = state.result.winner
+        record.reason = state.result.reason
+    return record

@@ -1,0 +1,209 @@
+"""How good a position is for one side: material, structures, mana, threats and progress.
+
+The score is a difference (the side's terms minus the enemy's), so it reads the same from both
+chairs. Position terms give a one-turn search a sense of direction: recruit groups are drawn to
+towns they do not own and to the enemy Sanctum, an enemy recruit group near an unguarded Sanctum
+is a danger, and two hostile groups that can meet next turn count the fight they would have
+(a Lanchester estimate: strength is hit points times damage per round).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Final
+
+from engine.content import Content
+from engine.coords import Coord
+from engine.spells.lookup import Lookup, lookup
+from engine.spells.modifiers import effective_minion
+from engine.state import NEUTRAL, GameState, Group, Minion, Owner, Side, Square
+
+WIN: Final = 100_000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The scoring constants (one place to tune them)."""
+
+    hp: float = 1.0
+    damage: float = 3.0
+    armor: float = 2.0
+    town: float = 32.0
+    novice: float = 7.0
+    pool: float = 1.2
+    pool_cap: int = 10
+    pool_excess: float = 0.3
+    production: float = 6.0
+    card: float = 1.0
+    town_pull: float = 30.0
+    attack: float = 2.2
+    guard: float = 0.35
+    breach: tuple[float, ...] = (0.0, 400.0, 80.0, 20.0)
+    fight: float = 0.45
+    reach: int = 2
+
+
+WEIGHTS: Final = Weights()
+
+
+def minion_value(m: Minion, w: Weights = WEIGHTS) -> float:
+    strike = max(m.hand, m.missile) + m.level
+    return max(0, m.hp) * w.hp + strike * max(1, m.attacks) * w.damage + m.armor * w.armor
+
+
+@dataclass(slots=True)
+class _Force:
+    group: Group
+    value: float
+    _strength: float | None = None
+
+    def strength(self, view: Lookup | None, content: Content) -> float:
+        if self._strength is None:
+            minions = self.group.minions
+            if view is not None:
+                minions = tuple(effective_minion(view, self.group, m, content) for m in minions)
+            hp = sum(max(0, m.hp) + m.armor for m in minions)
+            dps = sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in minions)
+            self._strength = float(hp * max(dps, 0.1))
+        return self._strength
+
+
+def _forces(state: GameState, w: Weights) -> list[_Force]:
+    """Each group's worth, from base stats: a passing spell is no lasting asset. Its fighting
+    strength, with every active spell folded in as combat will see it, is worked out only for
+    groups that may fight."""
+    return [_Force(g, sum(minion_value(m, w) for m in g.minions)) for g in state.groups]
+
+
+def _distances(
+    squares: tuple[Square, ...], goal: Coord, blocked: frozenset[str]
+) -> dict[Coord, int]:
+    """Orthogonal steps from every square to ``goal`` avoiding impassable terrain."""
+    open_squares = {sq.coord for sq in squares if sq.terrain not in blocked}
+    open_squares.add(goal)
+    dist = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        at = queue.popleft()
+        for n in at.neighbours():
+            if n in open_squares and n not in dist:
+                dist[n] = dist[at] + 1
+                queue.append(n)
+    return dist
+
+
+def _impassable(content: Content) -> frozenset[str]:
+    return frozenset(t.id for t in content.terrains.values() if t.needs or t.fatal)
+
+
+# Distance maps per terrain layout. Resolved turns reuse the squares tuple while the terrain
+# stays the same, so the tuple's identity is a cheap key; the entry keeps the tuple alive so the
+# identity cannot be reused by another object.
+_MAPS: dict[int, tuple[tuple[Square, ...], dict[Coord, dict[Coord, int]]]] = {}
+_MAPS_LIMIT: Final = 64
+
+
+class Board:
+    """Path distances on one position's terrain (unreachable squares count as far away)."""
+
+    def __init__(self, state: GameState, content: Content) -> None:
+        self.squares = state.squares
+        self.blocked = _impassable(content)
+        self.far = state.width + state.height
+        entry = _MAPS.get(id(self.squares))
+        if entry is None or entry[0] is not self.squares:
+            if len(_MAPS) >= _MAPS_LIMIT:
+                _MAPS.clear()
+            entry = (self.squares, {})
+            _MAPS[id(self.squares)] = entry
+        self.maps = entry[1]
+
+    def dist(self, a: Coord, goal: Coord) -> int:
+        found = self.maps.get(goal)
+        if found is None:
+            found = _distances(self.squares, goal, self.blocked)
+            self.maps[goal] = found
+        return found.get(a, self.far)
+
+
+def _win_chance(mine: float, theirs: float) -> float:
+    if mine <= 0:
+        return 0.0
+    if theirs <= 0:
+        return 1.0
+    r = (mine / theirs) ** 2
+    return r / (1.0 + r)
+
+
+def evaluate(state: GameState, side: Side, content: Content, w: Weights = WEIGHTS) -> float:
+    """The position's worth to ``side`` (positive: ``side`` is ahead)."""
+    if state.result is not None:
+        if state.result.winner is None:
+            return 0.0
+        return WIN + state.turn * -1.0 if state.result.winner is side else -WIN + state.turn
+    board = Board(state, content)
+    forces = _forces(state, w)
+    score = 0.0
+    for s in (side, side.other):
+        sign = 1.0 if s is side else -1.0
+        score += sign * _side_terms(state, s, forces, board, w)
+    view = lookup(state) if state.active_spells else None
+    score += _fights(forces, side, view, content, w)
+    return score
+
+
+def _side_terms(
+    state: GameState, side: Side, forces: list[_Force], board: Board, w: Weights
+) -> float:
+    player = state.player(side)
+    mine = [f for f in forces if f.group.owner == side]
+    total = sum(f.value for f in mine)
+    pool = player.pool.total
+    total += len(player.hand) * w.card + min(pool, w.pool_cap) * w.pool
+    total += max(0, pool - w.pool_cap) * w.pool_excess
+    total += player.mana_novices.total * w.production
+    enemy_sanctum = state.sanctum(side.other)
+    recruits = [f for f in mine if f.group.is_recruit_group]
+    for s in state.structures:
+        if s.owner == side:
+            total += len(s.novices) * w.novice
+            if s.kind != "sanctum":
+                total += w.town
+        elif s.kind != "sanctum" and recruits:
+            nearest = min(board.dist(f.group.coord, s.coord) for f in recruits)
+            total += w.town_pull / (1.0 + nearest)
+    if enemy_sanctum is not None:
+        guard = state.group_at(enemy_sanctum.coord)
+        guarded = guard is not None and guard.owner != side
+        for f in recruits:
+            d = board.dist(f.group.coord, enemy_sanctum.coord)
+            push = f.value * w.attack / (1.0 + d)
+            if d < len(w.breach):
+                push = push * w.guard if guarded else push + w.breach[d]
+            total += push
+    return total
+
+
+def _fights(
+    forces: list[_Force], side: Side, view: Lookup | None, content: Content, w: Weights
+) -> float:
+    """Expected material swing of fights that can happen next turn (adjacent now or soon)."""
+    total = 0.0
+    for a in forces:
+        if a.group.owner != side:
+            continue
+        for b in forces:
+            if not _hostile(a.group.owner, b.group.owner):
+                continue
+            d = a.group.coord.dist(b.group.coord)
+            if d > w.reach + 1:
+                continue
+            p = _win_chance(a.strength(view, content), b.strength(view, content))
+            swing = p * b.value - (1.0 - p) * a.value
+            total += w.fight * swing / d
+    return total
+
+
+def _hostile(a: Owner, b: Owner) -> bool:
+    return a != b and not (a == NEUTRAL and b == NEUTRAL)

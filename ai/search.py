@@ -1,0 +1,296 @@
+"""One-turn lookahead over the engine: score candidate orders by resolving the turn.
+
+A :class:`Simulator` resolves a side's candidate orders against one or more scenarios (a
+determinized state, the enemy's orders in it, and the seed of the turn's dice) and averages the
+resulting :func:`ai.evaluate.evaluate` scores. The :func:`plan` search is shared by the greedy and
+strong levels: training by rule of thumb, then each group's move, then casts one at a time, each
+step kept only when the simulated result improves. Budgets count simulations, so a seed always
+gives the same orders whatever the machine.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ai.evaluate import Board, evaluate, minion_value
+from ai.options import CastOption, cast_options, legalize, move_options, train_options
+from engine.content import Content
+from engine.coords import Coord
+from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, TrainOrder
+from engine.state import GameState, Mana, Side
+from engine.turn import resolve_turn
+
+log = logging.getLogger(__name__)
+
+CAST_GAIN = 0.5  # a cast must beat holding the mana by this much
+MAX_CASTS = 3
+TARGETS_PER_SPELL = 3
+MAX_CAST_OPTIONS = 18
+SHORTLIST = 4  # casts that look good in the first scenario and are tried in all of them
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """A possible world: the determinized state, what the enemy orders in it, the dice seed."""
+
+    state: GameState
+    enemy: Orders
+    seed: int
+
+
+class Simulator:
+    """Scores orders by resolving the turn in every scenario; counts simulations."""
+
+    def __init__(
+        self, side: Side, content: Content, scenarios: Sequence[Scenario], budget: int
+    ) -> None:
+        self.side = side
+        self.content = content
+        self.scenarios = tuple(scenarios)
+        self.budget = budget
+        self.used = 0
+        self._memo: dict[tuple[Orders, bool], float] = {}
+
+    @property
+    def exhausted(self) -> bool:
+        return self.used + len(self.scenarios) > self.budget
+
+    def score(self, orders: Orders, *, quick: bool = False) -> float:
+        """The average score over the scenarios (``quick``: over the first one only)."""
+        quick = quick and len(self.scenarios) > 1
+        known = self._memo.get((orders, quick))
+        if known is not None:
+            return known
+        scenarios = self.scenarios[:1] if quick else self.scenarios
+        total = 0.0
+        for sc in scenarios:
+            self.used += 1
+            orders_by_side = {self.side: orders, self.side.other: sc.enemy}
+            try:
+                after, _ = resolve_turn(
+                    sc.state, orders_by_side, random.Random(sc.seed), content=self.content
+                )
+            except Exception:  # the engine must never take the computer player down with it
+                log.exception("simulating orders failed; treating them as hopeless")
+                total = float("-inf")
+                break
+            total += evaluate(after, self.side, self.content)
+        result = total / len(scenarios)
+        self._memo[(orders, quick)] = result
+        return result
+
+
+def choose_trains(state: GameState, side: Side, content: Content) -> tuple[TrainOrder, ...]:
+    """Train every novice: mana in a safe Sanctum while production is low, else fighters
+    (mostly swordsmen, an archer for every two of them)."""
+    board = Board(state, content)
+    sanctum = state.sanctum(side)
+    danger = sanctum is not None and any(
+        g.owner != side and g.is_recruit_group and board.dist(g.coord, sanctum.coord) <= 4
+        for g in state.groups
+    )
+    production = state.player(side).mana_novices.total
+    trains: list[TrainOrder] = []
+    for choices in train_options(state, side, content):
+        at = choices[0].structure
+        structure = state.structure_at(at)
+        novices = len(structure.novices) if structure is not None else 0
+        here = state.group_at(at)
+        swords = sum(1 for m in here.minions if m.unit == "swordsman") if here else 0
+        archers = sum(1 for m in here.minions if m.unit == "archer") if here else 0
+        size = len(here.minions) if here else 0
+        for _ in range(novices):
+            mana = [c for c in choices if c.kind == "mana"]
+            fighters = [c for c in choices if c.kind != "mana"]
+            if mana and (not fighters or (not danger and production < 3 and size >= 4)):
+                trains.append(mana[production % len(mana)])
+                production += 1
+                continue
+            if not fighters or size >= 8:
+                break
+            if archers * 2 < swords:
+                trains.append(TrainOrder(at, "archer"))
+                archers += 1
+            else:
+                trains.append(TrainOrder(at, "swordsman"))
+                swords += 1
+            size += 1
+    return tuple(trains)
+
+
+def _relevance(state: GameState, side: Side, option: CastOption, content: Content) -> float:
+    """A cheap prior for which targets of a spell deserve a simulation."""
+    ref = option.order.target.ref
+    kind = option.order.target.kind
+    if kind == "group" and isinstance(ref, int):
+        group = state.group(ref)
+        if group is None:
+            return 0.0
+        value = sum(minion_value(m) for m in group.minions)
+        return value if group.owner != side else value * 0.6 + _front(state, side, group.coord)
+    if kind == "minion" and isinstance(ref, int):
+        holder = state.group_of(ref)
+        minion = state.minion(ref)
+        if holder is None or minion is None:
+            return 0.0
+        bonus = 10.0 if holder.owner != side else _front(state, side, holder.coord)
+        return minion_value(minion) + bonus
+    if isinstance(ref, Coord):
+        return _front(state, side, ref) * 2
+    return 5.0
+
+
+def _front(state: GameState, side: Side, at: Coord) -> float:
+    """Higher near enemy forces and the enemy Sanctum."""
+    hostile = [g.coord for g in state.groups if g.owner != side]
+    sanctum = state.sanctum(side.other)
+    if sanctum is not None:
+        hostile.append(sanctum.coord)
+    if not hostile:
+        return 0.0
+    return 20.0 / (1.0 + min(at.dist(h) for h in hostile))
+
+
+def _prune(
+    state: GameState, side: Side, options: list[CastOption], content: Content
+) -> list[CastOption]:
+    ranked = sorted(options, key=lambda o: -_relevance(state, side, o, content))
+    per_spell: dict[tuple[int, str], int] = {}
+    kept: list[CastOption] = []
+    for option in ranked:
+        key = (option.order.card_uid, option.spell.id)
+        if per_spell.get(key, 0) >= TARGETS_PER_SPELL:
+            continue
+        per_spell[key] = per_spell.get(key, 0) + 1
+        kept.append(option)
+    return kept[:MAX_CAST_OPTIONS]
+
+
+def _with_move(orders: Orders, group_id: int, dest: Coord | None) -> Orders:
+    moves = tuple(m for m in orders.moves if m.group_id != group_id)
+    if dest is not None:
+        moves += (MoveOrder(group_id, dest),)
+    return replace(orders, moves=moves)
+
+
+def improve_moves(
+    state: GameState, side: Side, orders: Orders, sim: Simulator, rng: random.Random
+) -> Orders:
+    """Each group in turn takes the destination (or staying) that scores best."""
+    current = sim.score(orders)
+    options = move_options(state, side, sim.content)
+    group_ids = sorted(options)
+    rng.shuffle(group_ids)
+    for gid in group_ids:
+        dests = list(options[gid])
+        rng.shuffle(dests)
+        for dest in [None, *dests]:
+            if sim.exhausted:
+                return orders
+            candidate = _with_move(orders, gid, dest)
+            if candidate == orders:
+                continue
+            value = sim.score(candidate)
+            if value > current:
+                orders, current = candidate, value
+    return orders
+
+
+def add_casts(state: GameState, side: Side, orders: Orders, sim: Simulator) -> Orders:
+    """Add the best cast while it improves the simulated result by more than CAST_GAIN.
+
+    Every affordable cast is tried in the first scenario; the few best are then scored in all."""
+    options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
+    pool = state.player(side).pool
+    for _ in range(MAX_CASTS):
+        current = sim.score(orders)
+        first = sim.score(orders, quick=True)
+        reserved = sum((_cost(o, orders, options) for o in orders.casts), Mana())
+        promising: list[tuple[float, Orders]] = []
+        for option in options:
+            if sim.exhausted:
+                break
+            if _clashes(option.order, orders.casts) or not pool.covers(reserved + option.cost):
+                continue
+            candidate = replace(orders, casts=(*orders.casts, option.order))
+            value = sim.score(candidate, quick=True)
+            if value > first + CAST_GAIN:
+                promising.append((value, candidate))
+        promising.sort(key=lambda pair: -pair[0])
+        best: tuple[float, Orders] | None = None
+        for _, candidate in promising[:SHORTLIST]:
+            if sim.exhausted:
+                break
+            value = sim.score(candidate)
+            if value > current + CAST_GAIN and (best is None or value > best[0]):
+                best = (value, candidate)
+        if best is None:
+            break
+        orders = best[1]
+    return orders
+
+
+def _cost(order: CastOrder, orders: Orders, options: list[CastOption]) -> Mana:
+    for option in options:
+        if option.order == order:
+            return option.cost
+    return Mana()
+
+
+def _clashes(order: CastOrder, chosen: tuple[CastOrder, ...]) -> bool:
+    for other in chosen:
+        if order.card_uid and other.card_uid == order.card_uid:
+            return True
+        if (
+            not order.card_uid
+            and order.spell_id == other.spell_id
+            and order.bound_source == other.bound_source
+        ):
+            return True
+    return False
+
+
+def choose_discard(state: GameState, side: Side, orders: Orders, content: Content) -> Orders:
+    """Drop a card the side cannot pay for with what it makes (a dead card blocks a draw)."""
+    player = state.player(side)
+    cast = {c.card_uid for c in orders.casts}
+    produced = {name for name, n in player.pool.items() if n} | {
+        name for name, n in _production_types(state, side, content).items() if n
+    }
+    for card in player.hand:
+        spell = content.spells.get(card.spell_id)
+        if spell is None or card.uid in cast:
+            continue
+        primary, secondary = spell.mana
+        needs = {primary} if spell.cost.primary else set()
+        if spell.cost.secondary:
+            needs.add(secondary)
+        if not needs <= produced:
+            return replace(orders, discard=DiscardOrder(card.uid))
+    return orders
+
+
+def _production_types(state: GameState, side: Side, content: Content) -> dict[str, int]:
+    house = content.houses[state.player(side).house]
+    made = {house.primary: 1, house.secondary: 1}
+    for s in state.structures:
+        if s.owner == side and s.mana_type is not None:
+            made[s.mana_type] = made.get(s.mana_type, 0) + 1
+    return made
+
+
+def plan(
+    state: GameState, side: Side, content: Content, sim: Simulator, rng: random.Random
+) -> Orders:
+    """Orders for ``side``: trainings, moves, casts, moves again, a discard; all legal."""
+    orders = Orders(trains=choose_trains(state, side, content))
+    orders = legalize(state, side, orders, content)
+    orders = improve_moves(state, side, orders, sim, rng)
+    orders = add_casts(state, side, orders, sim)
+    if orders.casts:
+        orders = improve_moves(state, side, orders, sim, rng)
+    orders = choose_discard(state, side, orders, content)
+    return legalize(state, side, orders, content)

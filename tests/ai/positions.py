@@ -1,0 +1,56 @@
+"""Small hand-made positions for the computer player's tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ai.arena import starter_deck
+from engine.content import Content
+from engine.coords import Coord
+from engine.setup import MatchConfig, new_game
+from engine.state import NEUTRAL, Card, GameState, Group, Mana, Owner, Side, Square, Structure
+
+HOUSE = "war"
+
+
+def group(content: Content, gid: int, owner: Owner, at: str, units: Sequence[str]) -> Group:
+    nation = content.houses[HOUSE].nation
+    minions = tuple(content.make_minion(gid * 100 + i, u, nation) for i, u in enumerate(units))
+    return Group(gid, owner, owner, Coord.parse(at), minions)
+
+
+def position(
+    content: Content,
+    groups: Sequence[Group],
+    *,
+    towns: Sequence[str] = (),
+    hand: Sequence[str] = (),
+    pool: Mana | None = None,
+    novices: int = 0,
+) -> GameState:
+    """Red to play on an all-plains classic board (Sancta D4 and I9), both sides of War."""
+    deck = starter_deck(HOUSE, content)
+    base = new_game(
+        MatchConfig(
+            seed=7, houses={Side.RED: HOUSE, Side.BLUE: HOUSE}, decks={s: deck for s in Side}
+        ),
+        content,
+    )
+    sancta = [s for s in base.structures if s.kind == "sanctum"]
+    structures = [
+        replace(s, novices=("human",) * novices if s.owner == Side.RED else ()) for s in sancta
+    ]
+    structures += [Structure(10 + i, "town", Coord.parse(t), NEUTRAL) for i, t in enumerate(towns)]
+    red = base.player(Side.RED)
+    cards = tuple(Card(9000 + i, spell_id) for i, spell_id in enumerate(hand))
+    red = replace(red, hand=cards or red.hand, pool=pool or Mana())
+    return replace(
+        base,
+        turn=5,
+        squares=tuple(Square(sq.coord, "plains") for sq in base.squares),
+        structures=tuple(structures),
+        groups=tuple(groups),
+        players=(red, replace(base.player(Side.BLUE), pool=Mana())),
+        next_id=20000,
+    )
