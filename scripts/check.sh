@@ -15,4 +15,5 @@ echo "== PostgreSQL for the storage tests"
 SANCTUM_TEST_POSTGRES_URL="$(bash scripts/postgres.sh)"
 export SANCTUM_TEST_POSTGRES_URL
 echo "== tests"
-"$bin/pytest" -q -p no:cacheprovider "$@"
+# Two workers: the end-to-end tests spend much of their time waiting on sockets.
+"$bin/pytest" -q -p no:cacheprovider -n 2 "$@"

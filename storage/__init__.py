@@ -1,1 +1,29 @@
 """The only code that speaks SQL: SQLite (default) and PostgreSQL behind one interface."""
+
+from storage.db import ConflictError, StorageError
+from storage.records import (
+    DeckRecord,
+    DueMatch,
+    MatchRecord,
+    OrdersRecord,
+    OutboxRecord,
+    PendingDeadline,
+    SeatRecord,
+    TurnRecord,
+)
+from storage.store import Session, Store
+
+__all__ = [
+    "ConflictError",
+    "DeckRecord",
+    "DueMatch",
+    "MatchRecord",
+    "OrdersRecord",
+    "OutboxRecord",
+    "PendingDeadline",
+    "SeatRecord",
+    "Session",
+    "StorageError",
+    "Store",
+    "TurnRecord",
+]

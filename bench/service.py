@@ -1,0 +1,196 @@
+"""Benchmark: many matches whose deadline falls at the same instant.
+
+Sets up N started matches (half with orders given but not confirmed), moves the clock to their
+common deadline and times one sweep until every turn is resolved, persisted and its outbox rows
+written, on SQLite and on PostgreSQL. Prints the time, the rate and the peak resident memory.
+
+    .venv/bin/python bench/service.py [--matches 1000] [--workers 2] [--backend both]
+
+PostgreSQL comes from SANCTUM_TEST_POSTGRES_URL, or from scripts/postgres.sh when unset; each
+run uses a fresh schema and drops it afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from concurrent.futures import ProcessPoolExecutor
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import asyncpg  # noqa: E402
+
+from engine.content import load_content  # noqa: E402
+from engine.setup import default_deck  # noqa: E402
+from service import engine_bridge as eb  # noqa: E402
+from service.clock import ManualClock, to_ms  # noqa: E402
+from service.matches import MatchService  # noqa: E402
+from storage import Store  # noqa: E402
+
+TURN_SECONDS = 3600
+DISTINCT_SEEDS = 25
+
+
+def postgres_url() -> str:
+    url = os.environ.get("SANCTUM_TEST_POSTGRES_URL")
+    if url:
+        return url
+    out = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "postgres.sh")], check=True, capture_output=True, text=True
+    )
+    return out.stdout.strip().splitlines()[-1]
+
+
+async def populate(store: Store, count: int, deadline: int, now: int) -> None:
+    """Started matches written straight through storage: the set-up is not what is measured."""
+    content = load_content()
+    decks = {"red": default_deck("war", content), "blue": default_deck("life", content)}
+    openings = [
+        eb.start_game(
+            seed=seed,
+            ruleset="classic",
+            realm="veldt",
+            board="classic",
+            symmetric=False,
+            houses={"red": "war", "blue": "life"},
+            decks=decks,
+        )
+        for seed in range(DISTINCT_SEEDS)
+    ]
+    for start in range(0, count, 100):
+        async with store.write() as s:
+            for i in range(start, min(count, start + 100)):
+                config, state = openings[i % DISTINCT_SEEDS]
+                match_id = await s.insert_match(
+                    created_by=f"r{i}",
+                    guild_id="bench",
+                    channel_id=None,
+                    ruleset="classic",
+                    realm="veldt",
+                    board="classic",
+                    symmetric=False,
+                    seed=i % DISTINCT_SEEDS,
+                    turn_seconds=TURN_SECONDS,
+                    no_show_limit=3,
+                    grace_seconds=0,
+                    reminders=[600],
+                    now=now,
+                )
+                for seat, side in enumerate(("red", "blue")):
+                    player = f"{side[0]}{i}"
+                    await s.insert_seat(match_id, seat, player, None, "war", decks[side])
+                    await s.update_seat(match_id, seat, side=side)
+                await s.update_match(
+                    match_id,
+                    status="active",
+                    turn=int(state["turn"]),
+                    config=config,
+                    initial_state=state,
+                    state=state,
+                    deadline_at=deadline,
+                    started_at=now,
+                )
+                if i % 2 == 0:
+                    hand = state["players"][0]["hand"]
+                    orders: dict[str, Any] = {
+                        "casts": [],
+                        "moves": [],
+                        "trains": [],
+                        "discard": {"card_uid": hand[0]["uid"]},
+                        "confirmed": False,
+                    }
+                    await s.put_orders(match_id, 1, "red", orders, confirmed=False, now=now)
+
+
+def peak_rss_mb() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, workers
+
+
+async def run(url: str, count: int, workers: int) -> dict[str, float]:
+    clock = ManualClock()
+    store = await Store.open(url)
+    executor = (
+        ProcessPoolExecutor(max_workers=workers, initializer=load_content) if workers else None
+    )
+    try:
+        now = to_ms(clock.now())
+        deadline = now + TURN_SECONDS * 1000
+        await populate(store, count, deadline, now)
+        if executor is not None:
+            # Start the workers before the clock runs, as a long-lived bot would have them.
+            list(executor.map(abs, range(workers)))
+        service = MatchService(store, clock, node_id="bench", executor=executor)
+        clock.advance(TURN_SECONDS)
+        started = time.perf_counter()
+        resolved = await service.run_due()
+        elapsed = time.perf_counter() - started
+        async with store.read() as s:
+            turns = len(await s.turn_counts())
+            outbox = await s.count_outbox()
+            due_left = len(await s.claim_due(to_ms(clock.now()), "check", 1, count))
+        assert len(resolved) == count == turns, (len(resolved), turns)
+        assert outbox == 3 * count and due_left == 0, (outbox, due_left)
+        clock.set(clock.now() + timedelta(seconds=1))
+        return {"seconds": elapsed, "turns": turns, "outbox": outbox}
+    finally:
+        if executor is not None:
+            executor.shutdown()
+        await store.close()
+
+
+async def with_backend(backend: str, count: int, workers: int) -> dict[str, float]:
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as tmp:
+            return await run(f"sqlite:///{tmp}/bench.db", count, workers)
+    server = postgres_url()
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(server)
+    await conn.execute(f"CREATE SCHEMA {schema}")
+    await conn.close()
+    sep = "&" if "?" in server else "?"
+    try:
+        return await run(f"{server}{sep}search_path={schema}", count, workers)
+    finally:
+        conn = await asyncpg.connect(server)
+        await conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        await conn.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
+    args = parser.parse_args()
+    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    print(f"{args.matches} matches due at one instant, {args.workers} engine worker process(es)")
+    for backend in backends:
+        result = asyncio.run(with_backend(backend, args.matches, args.workers))
+        rate = result["turns"] / result["seconds"]
+        print(
+            f"{backend:>8}: all {int(result['turns'])} turns resolved and persisted with "
+            f"{int(result['outbox'])} outbox rows in {result['seconds']:.2f} s "
+            f"({rate:.0f} turns/s; target <= 30 s)"
+        )
+    own, workers = peak_rss_mb()
+    print(
+        f"peak resident memory: {own:.0f} MB (service process), {workers:.0f} MB (largest worker)"
+        "; target <= 300 MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""The engine calls the service makes, on JSON documents.
+
+Working on the stored documents (not engine objects) keeps each call a pure function of plain
+data, so a batch of resolutions can run in worker processes with nothing but pickled dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.orders import Orders, Problem, validate_orders
+from engine.report import TurnReport
+from engine.setup import MatchConfig, new_game
+from engine.state import GameState, Side
+from engine.turn import agree_draw, concede, resolve_turn
+
+JsonDict = dict[str, Any]
+SIDES: tuple[str, str] = (str(Side.RED), str(Side.BLUE))
+
+
+def start_game(
+    *,
+    seed: int,
+    ruleset: str,
+    realm: str,
+    board: str,
+    symmetric: bool,
+    houses: Mapping[str, str],
+    decks: Mapping[str, Sequence[str]],
+) -> tuple[JsonDict, JsonDict]:
+    """The configuration record and the opening state."""
+    config = MatchConfig(
+        seed=seed,
+        ruleset=ruleset,
+        realm=realm,
+        board=board,
+        symmetric=symmetric,
+        houses={Side(s): h for s, h in houses.items()},
+        decks={Side(s): list(d) for s, d in decks.items()},
+    )
+    state = new_game(config)
+    config_doc: JsonDict = {
+        "seed": seed,
+        "ruleset": ruleset,
+        "realm": realm,
+        "board": board,
+        "symmetric": symmetric,
+        "houses": dict(houses),
+        "decks": {s: list(d) for s, d in decks.items()},
+    }
+    return config_doc, state.to_dict()
+
+
+def parse_orders(doc: Mapping[str, Any]) -> Orders:
+    return Orders.from_dict(doc)
+
+
+def check_orders(state_doc: Mapping[str, Any], side: str, orders: Orders) -> list[Problem]:
+    return validate_orders(GameState.from_dict(state_doc), Side(side), orders)
+
+
+def resolve(
+    state_doc: Mapping[str, Any], orders_by_side: Mapping[str, Mapping[str, Any] | None]
+) -> tuple[JsonDict, JsonDict]:
+    """One turn: the new state and the turn report. A side without orders does nothing."""
+    state = GameState.from_dict(state_doc)
+    orders = {
+        Side(side): Orders() if doc is None else Orders.from_dict(doc)
+        for side, doc in orders_by_side.items()
+    }
+    for side in SIDES:
+        orders.setdefault(Side(side), Orders())
+    new_state, report = resolve_turn(state, orders)
+    return new_state.to_dict(), report.to_dict()
+
+
+def resolve_many(
+    jobs: Sequence[tuple[Mapping[str, Any], Mapping[str, Mapping[str, Any] | None]]],
+) -> list[tuple[JsonDict, JsonDict]]:
+    """Several independent resolutions; the unit of work sent to a worker process."""
+    return [resolve(state, orders) for state, orders in jobs]
+
+
+def end_by_concession(state_doc: Mapping[str, Any], side: str) -> JsonDict:
+    return concede(GameState.from_dict(state_doc), Side(side)).to_dict()
+
+
+def end_by_agreement(state_doc: Mapping[str, Any]) -> JsonDict:
+    return agree_draw(GameState.from_dict(state_doc)).to_dict()
+
+
+def outcome(state_doc: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(winner side or None, reason) when the game is over, else (None, None)."""
+    result = state_doc.get("result")
+    if not result:
+        return None, None
+    return result.get("winner"), str(result.get("reason"))
+
+
+def report_result(report_doc: Mapping[str, Any]) -> TurnReport:
+    return TurnReport.from_dict(report_doc)

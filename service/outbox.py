@@ -1,0 +1,110 @@
+"""The outbox: announcements waiting to be delivered, drained with retries and backoff.
+
+Every row has a unique key (for example `match:12:turn:3:resolved`). The deliverer puts the key
+into what it posts and, before posting, asks whether a post with that key exists already; so a
+crash after posting but before `done()` finds the earlier post instead of making a second one.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Protocol
+
+from service.clock import Clock, to_ms
+from storage import OutboxRecord, Store
+
+log = logging.getLogger(__name__)
+
+
+class PermanentDeliveryError(Exception):
+    """Raised by a deliverer when retrying cannot help (the channel is gone, for example)."""
+
+
+class Deliverer(Protocol):
+    async def find(self, item: OutboxRecord) -> str | None:
+        """The reference of an earlier delivery carrying `item.key`, if there is one."""
+        ...
+
+    async def deliver(self, item: OutboxRecord) -> str:
+        """Deliver the item with its key attached; return a reference (a message id)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class DrainStats:
+    delivered: int = 0
+    found: int = 0
+    retried: int = 0
+    dead: int = 0
+
+
+class Outbox:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        node_id: str = "main",
+        lease_seconds: float = 60.0,
+        base_delay_seconds: float = 5.0,
+        max_delay_seconds: float = 900.0,
+        max_attempts: int = 12,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.node_id = node_id
+        self.lease_ms = int(lease_seconds * 1000)
+        self.base_delay_ms = int(base_delay_seconds * 1000)
+        self.max_delay_ms = int(max_delay_seconds * 1000)
+        self.max_attempts = max_attempts
+
+    def backoff_ms(self, attempts: int) -> int:
+        """Delay after the `attempts`-th failed attempt: doubling, capped."""
+        return int(min(self.max_delay_ms, self.base_delay_ms * 2 ** max(0, attempts - 1)))
+
+    async def claim(self, limit: int = 50) -> list[OutboxRecord]:
+        """Take due items for a while (the lease); another node will not take them meanwhile."""
+        now = to_ms(self.clock.now())
+        async with self.store.write() as s:
+            return await s.claim_outbox(now, self.node_id, self.lease_ms, limit)
+
+    async def done(self, item: OutboxRecord, ref: str | None) -> bool:
+        now = to_ms(self.clock.now())
+        async with self.store.write() as s:
+            return await s.finish_outbox(item.id, self.node_id, ref, now)
+
+    async def failed(self, item: OutboxRecord, error: str, *, permanent: bool = False) -> bool:
+        """Schedule a retry; returns False when the item was given up on."""
+        now = to_ms(self.clock.now())
+        give_up = permanent or item.attempts >= self.max_attempts
+        retry_at = None if give_up else now + self.backoff_ms(item.attempts)
+        async with self.store.write() as s:
+            await s.fail_outbox(item.id, error[:500], retry_at, now)
+        return not give_up
+
+    async def drain(self, deliverer: Deliverer, *, limit: int = 50) -> DrainStats:
+        """Deliver what is due now, once each."""
+        delivered = found = retried = dead = 0
+        for item in await self.claim(limit):
+            try:
+                ref = await deliverer.find(item)
+                if ref is not None:
+                    found += 1
+                else:
+                    ref = await deliverer.deliver(item)
+                    delivered += 1
+            except PermanentDeliveryError as exc:
+                log.warning("outbox %s (%s) given up: %s", item.id, item.key, exc)
+                await self.failed(item, str(exc), permanent=True)
+                dead += 1
+                continue
+            except Exception as exc:
+                log.warning("outbox %s (%s) failed: %r", item.id, item.key, exc)
+                if await self.failed(item, repr(exc)):
+                    retried += 1
+                else:
+                    dead += 1
+                continue
+            await self.done(item, ref)
+        return DrainStats(delivered, found, retried, dead)

@@ -1,0 +1,143 @@
+"""What storage hands back: frozen records of plain values (JSON documents as dicts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+JsonDict = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckRecord:
+    id: int
+    owner_id: str
+    name: str
+    house: str
+    spells: tuple[str, ...]
+    created_at: int
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    match_id: int
+    seat: int
+    player_id: str | None
+    side: str | None
+    deck_id: int | None
+    house: str | None
+    spells: tuple[str, ...] | None
+    no_shows: int
+    grace_used: bool
+    toggle_request: bool
+    turns_with_orders: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match row with its two seats. `state`, `initial_state` and `config` are None unless
+    the caller asked for them (`with_state=True`) or the match has not started."""
+
+    id: int
+    guild_id: str | None
+    channel_id: str | None
+    created_by: str
+    ruleset: str
+    realm: str
+    board: str
+    symmetric: bool
+    seed: int
+    turn_seconds: int
+    no_show_limit: int
+    grace_seconds: int
+    reminders: tuple[int, ...]
+    status: str
+    turn: int
+    deadline_at: int | None
+    paused_remaining_ms: int | None
+    version: int
+    claimed_by: str | None
+    claimed_until: int | None
+    draw_offer_side: str | None
+    result: str | None
+    winner: str | None
+    end_reason: str | None
+    created_at: int
+    started_at: int | None
+    ended_at: int | None
+    seats: tuple[SeatRecord, ...]
+    config: JsonDict | None = None
+    initial_state: JsonDict | None = None
+    state: JsonDict | None = None
+
+    def seat_of(self, player_id: str) -> SeatRecord | None:
+        for seat in self.seats:
+            if seat.player_id == player_id:
+                return seat
+        return None
+
+    def seat_for_side(self, side: str) -> SeatRecord | None:
+        for seat in self.seats:
+            if seat.side == side:
+                return seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersRecord:
+    match_id: int
+    turn: int
+    side: str
+    orders: JsonDict
+    confirmed: bool
+    updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    match_id: int
+    turn: int
+    orders: dict[str, JsonDict | None]
+    report: JsonDict
+    state: JsonDict
+    no_shows: tuple[str, ...]
+    cause: str
+    resolved_at: int
+    resolved_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRecord:
+    id: int
+    key: str
+    match_id: int | None
+    kind: str
+    recipient: str | None
+    payload: JsonDict
+    status: str
+    attempts: int
+    available_at: int
+    claimed_by: str | None
+    claimed_until: int | None
+    delivered_ref: str | None
+    last_error: str | None
+    created_at: int
+    delivered_at: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DueMatch:
+    """A match whose deadline has passed, claimed by one process for a while."""
+
+    id: int
+    turn: int
+    deadline_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDeadline:
+    id: int
+    turn: int
+    deadline_at: int
+    reminders: tuple[int, ...]

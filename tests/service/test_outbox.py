@@ -1,0 +1,121 @@
+"""The outbox on both databases: one delivery per row, retries with backoff, no double posts."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.clock import ManualClock
+from service.matches import MatchService
+from service.outbox import Outbox, PermanentDeliveryError
+from storage import OutboxRecord, Store
+from tests.service.matchkit import started_match
+
+
+class Crash(BaseException):
+    """Stands for the process dying: nothing after it runs."""
+
+
+class Channel:
+    """A stand-in for the bot's poster: posts carry their key, as the real ones must."""
+
+    def __init__(self) -> None:
+        self.posts: list[tuple[str, str]] = []
+        self.fail_next = 0
+        self.crash_after_post = False
+        self.gone = False
+
+    async def find(self, item: OutboxRecord) -> str | None:
+        return next((ref for ref, key in self.posts if key == item.key), None)
+
+    async def deliver(self, item: OutboxRecord) -> str:
+        if self.gone:
+            raise PermanentDeliveryError("channel deleted")
+        if self.fail_next:
+            self.fail_next -= 1
+            raise ConnectionError("discord is down")
+        ref = f"msg-{len(self.posts) + 1}"
+        self.posts.append((ref, item.key))
+        if self.crash_after_post:
+            raise Crash
+        return ref
+
+
+async def queue(store: Store, *keys: str) -> None:
+    async with store.write() as s:
+        for key in keys:
+            await s.add_outbox(key, match_id=None, kind="note", recipient=None, payload={}, now=0)
+
+
+async def test_every_row_is_delivered_once(store: Store, clock: ManualClock) -> None:
+    service = MatchService(store, clock)
+    await started_match(service)
+    outbox = Outbox(store, clock)
+    channel = Channel()
+    stats = await outbox.drain(channel)
+    assert stats.delivered == 4 and stats.found == 0
+    assert (await outbox.drain(channel)).delivered == 0
+    keys = [key for _ref, key in channel.posts]
+    assert len(keys) == len(set(keys)) == 4
+    async with store.read() as s:
+        assert await s.count_outbox("done") == 4
+
+
+async def test_a_crash_after_posting_never_posts_twice(store: Store, clock: ManualClock) -> None:
+    await queue(store, "match:1:turn:1:resolved")
+    channel = Channel()
+    channel.crash_after_post = True
+    first = Outbox(store, clock, node_id="a", lease_seconds=30)
+    with pytest.raises(Crash):
+        await first.drain(channel)
+    channel.crash_after_post = False
+    restarted = Outbox(store, clock, node_id="a", lease_seconds=30)
+    assert (await restarted.drain(channel)).found == 0, "still leased to the dead run"
+    clock.advance(30)
+    stats = await restarted.drain(channel)
+    assert stats.found == 1 and stats.delivered == 0
+    assert channel.posts == [("msg-1", "match:1:turn:1:resolved")]
+    async with store.read() as s:
+        [row] = await s.list_outbox()
+    assert row.status == "done" and row.delivered_ref == "msg-1"
+
+
+async def test_failures_back_off_then_succeed(store: Store, clock: ManualClock) -> None:
+    await queue(store, "k")
+    channel = Channel()
+    channel.fail_next = 2
+    outbox = Outbox(store, clock, base_delay_seconds=5, max_delay_seconds=60)
+    assert (await outbox.drain(channel)).retried == 1
+    clock.advance(4.9)
+    assert (await outbox.drain(channel)).retried == 0
+    clock.advance(0.1)
+    assert (await outbox.drain(channel)).retried == 1
+    clock.advance(9.9)
+    assert (await outbox.drain(channel)).delivered == 0
+    clock.advance(0.1)
+    assert (await outbox.drain(channel)).delivered == 1
+    assert [o.backoff_ms(n) for o, n in ((outbox, 1), (outbox, 2), (outbox, 3), (outbox, 9))] == [
+        5_000,
+        10_000,
+        20_000,
+        60_000,
+    ]
+
+
+async def test_hopeless_rows_are_given_up(store: Store, clock: ManualClock) -> None:
+    await queue(store, "gone", "flaky")
+    channel = Channel()
+    outbox = Outbox(store, clock, base_delay_seconds=1, max_attempts=3)
+    channel.gone = True
+    channel.fail_next = 0
+    stats = await outbox.drain(channel, limit=1)
+    assert stats.dead == 1
+    channel.gone = False
+    channel.fail_next = 10
+    for _ in range(3):
+        await outbox.drain(channel)
+        clock.advance(60)
+    async with store.read() as s:
+        rows = {o.key: o for o in await s.list_outbox()}
+    assert rows["gone"].status == "dead" and rows["gone"].last_error == "channel deleted"
+    assert rows["flaky"].status == "dead" and rows["flaky"].attempts == 3
+    assert channel.posts == []

@@ -1,0 +1,283 @@
+"""The storage layer on both databases: migrations, constraints, claims, outbox, round trips."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from storage import ConflictError, Session, Store
+from storage.db import open_database
+from storage.migrate import migrate, migrations_for
+
+
+async def new_match(s: Session, *, seed: int = 7, now: int = 1_000) -> int:
+    match_id = await s.insert_match(
+        created_by="alice",
+        guild_id="g1",
+        channel_id="c1",
+        ruleset="classic",
+        realm="veldt",
+        board="classic",
+        symmetric=False,
+        seed=seed,
+        turn_seconds=60,
+        no_show_limit=3,
+        grace_seconds=0,
+        reminders=[30],
+        now=now,
+    )
+    await s.insert_seat(match_id, 0, "alice", None, "war", ["a"] * 30)
+    await s.insert_seat(match_id, 1, "bob", None, "life", ["b"] * 30)
+    return match_id
+
+
+async def activate(store: Store, match_id: int, deadline: int, turn: int = 1) -> None:
+    async with store.write() as s:
+        assert await s.update_match(
+            match_id, status="active", turn=turn, deadline_at=deadline, state={"turn": turn}
+        )
+
+
+async def test_migrations_apply_once_and_are_numbered(db_url: str, backend: str) -> None:
+    db = open_database(db_url)
+    await db.connect()
+    try:
+        first = await migrate(db)
+        again = await migrate(db)
+        async with db.transaction(write=False) as tx:
+            rows = await tx.fetchall("SELECT version FROM schema_migrations ORDER BY version")
+    finally:
+        await db.close()
+    expected = [m.version for m in migrations_for(backend)]
+    assert first == expected
+    assert again == []
+    assert [r["version"] for r in rows] == expected
+
+
+async def test_two_processes_starting_together_migrate_once(db_url: str) -> None:
+    stores = await asyncio.gather(Store.open(db_url), Store.open(db_url))
+    try:
+        async with stores[0].read() as s:
+            count = await s.tx.fetchval("SELECT COUNT(*) FROM schema_migrations")
+        assert count == len(migrations_for(stores[0].dialect))
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path: Any) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path / 'x.db'}")
+    try:
+        async with store.read() as s:
+            assert await s.tx.fetchval("PRAGMA journal_mode") == "wal"
+            assert await s.tx.fetchval("PRAGMA foreign_keys") == 1
+    finally:
+        await store.close()
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    with pytest.raises(ConflictError):
+        async with store.write() as s:
+            await s.insert_seat(999, 0, "alice", None, None, None)
+
+
+async def test_a_failed_transaction_leaves_nothing_behind(store: Store) -> None:
+    with pytest.raises(RuntimeError):
+        async with store.write() as s:
+            await new_match(s)
+            raise RuntimeError("boom")
+    async with store.read() as s:
+        assert await s.list_matches() == []
+
+
+async def test_decks_are_unique_per_owner_and_name(store: Store) -> None:
+    async with store.write() as s:
+        deck = await s.insert_deck("alice", "Fire", "war", ["x"] * 30, 5)
+        await s.insert_deck("bob", "Fire", "life", ["y"] * 30, 5)
+    with pytest.raises(ConflictError):
+        async with store.write() as s:
+            await s.insert_deck("alice", "Fire", "war", ["z"] * 30, 6)
+    async with store.read() as s:
+        assert [d.name for d in await s.list_decks("alice")] == ["Fire"]
+        got = await s.get_deck(deck.id)
+    assert got is not None and got.spells == ("x",) * 30 and got.house == "war"
+
+
+async def test_a_match_round_trips_with_its_seats(store: Store) -> None:
+    async with store.write() as s:
+        match_id = await new_match(s)
+        await s.update_match(match_id, state={"k": [1, 2, {"a": None}]}, turn=3)
+        await s.update_seat(match_id, 1, side="blue", no_shows=2, grace_used=True)
+    async with store.read() as s:
+        match = await s.get_match(match_id, with_state=True)
+        light = await s.get_match(match_id)
+    assert match is not None and light is not None
+    assert match.state == {"k": [1, 2, {"a": None}]}
+    assert light.state is None
+    assert match.turn == 3 and match.version == 1
+    assert match.reminders == (30,)
+    assert [(x.player_id, x.side) for x in match.seats] == [("alice", None), ("bob", "blue")]
+    assert match.seats[1].grace_used and match.seats[1].no_shows == 2
+    assert match.seat_of("bob") == match.seats[1]
+    assert match.seat_for_side("blue") == match.seats[1]
+
+
+async def test_update_with_a_stale_version_changes_nothing(store: Store) -> None:
+    async with store.write() as s:
+        match_id = await new_match(s)
+    async with store.write() as s:
+        assert await s.update_match(match_id, turn=2, expect_version=0)
+        assert not await s.update_match(match_id, turn=9, expect_version=0)
+    async with store.read() as s:
+        match = await s.get_match(match_id)
+    assert match is not None and match.turn == 2 and match.version == 1
+
+
+async def test_a_turn_can_be_recorded_only_once(store: Store) -> None:
+    async with store.write() as s:
+        match_id = await new_match(s)
+    record: dict[str, Any] = {
+        "orders": {"red": None, "blue": {"casts": []}},
+        "report": {"turn": 1},
+        "state": {"turn": 2},
+        "no_shows": ["red"],
+        "cause": "deadline",
+        "now": 5,
+        "node": "n1",
+    }
+    async with store.write() as s:
+        await s.insert_turn(match_id, 1, **record)
+    with pytest.raises(ConflictError):
+        async with store.write() as s:
+            await s.insert_turn(match_id, 1, **record)
+    async with store.read() as s:
+        turn = await s.get_turn(match_id, 1)
+        assert await s.turn_counts() == {(match_id, 1): 1}
+    assert turn is not None and turn.no_shows == ("red",) and turn.orders["red"] is None
+
+
+async def test_orders_are_replaced_and_confirmed_per_side(store: Store) -> None:
+    async with store.write() as s:
+        match_id = await new_match(s)
+        await s.put_orders(match_id, 1, "red", {"moves": [1]}, confirmed=False, now=10)
+        await s.put_orders(match_id, 1, "red", {"moves": [2]}, confirmed=False, now=11)
+        assert await s.set_confirmed(match_id, 1, "red", True, 12)
+        assert not await s.set_confirmed(match_id, 1, "blue", True, 12)
+    async with store.read() as s:
+        orders = await s.get_orders(match_id, 1)
+    assert set(orders) == {"red"}
+    assert orders["red"].orders == {"moves": [2]} and orders["red"].confirmed
+
+
+async def test_due_matches_are_claimed_by_one_node_until_the_lease_ends(db_url: str) -> None:
+    first, second = await Store.open(db_url), await Store.open(db_url)
+    try:
+        ids = []
+        async with first.write() as s:
+            for seed in range(12):
+                ids.append(await new_match(s, seed=seed))
+        for i, match_id in enumerate(ids):
+            await activate(first, match_id, deadline=100 if i < 10 else 10_000)
+
+        async def claim(store: Store, node: str) -> list[int]:
+            async with store.write() as s:
+                return [d.id for d in await s.claim_due(500, node, 1_000, 3)]
+
+        batches = await asyncio.gather(
+            *(claim(st, f"n{i}") for i, st in enumerate([first, second] * 3))
+        )
+        claimed = [m for batch in batches for m in batch]
+        assert sorted(claimed) == sorted(ids[:10][: len(claimed)])
+        assert len(claimed) == len(set(claimed)) == min(10, sum(len(b) for b in batches))
+        async with first.write() as s:
+            everything = claimed + [d.id for d in await s.claim_due(500, "n9", 1_000, 100)]
+        assert sorted(everything) == sorted(ids[:10])
+        async with first.write() as s:
+            # The leases run until 1_500: nothing before, everything after.
+            assert await s.claim_due(1_499, "late", 1_000, 100) == []
+            assert len(await s.claim_due(1_500, "late", 1_000, 100)) == 10
+            assert await s.release_claims("late") == 10
+            assert len(await s.claim_due(1_500, "again", 1_000, 100)) == 10
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_reminder_points_are_marked_once(store: Store) -> None:
+    async with store.write() as s:
+        match_id = await new_match(s)
+        assert await s.mark_reminder(match_id, 1, 100, 30, 50)
+        assert not await s.mark_reminder(match_id, 1, 100, 30, 51)
+        assert await s.mark_reminder(match_id, 1, 200, 30, 52)
+        assert await s.reminders_for(match_id) == [(1, 100, 30), (1, 200, 30)]
+
+
+async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
+    first, second = await Store.open(db_url), await Store.open(db_url)
+    try:
+        async with first.write() as s:
+            for i in range(6):
+                assert await s.add_outbox(
+                    f"k{i}", match_id=None, kind="x", recipient=None, payload={"i": i}, now=10
+                )
+            assert not await s.add_outbox(
+                "k0", match_id=None, kind="x", recipient=None, payload={"i": 99}, now=10
+            )
+
+        async def claim(store: Store, node: str) -> list[int]:
+            async with store.write() as s:
+                return [o.id for o in await s.claim_outbox(20, node, 100, 2)]
+
+        batches = await asyncio.gather(
+            *(claim(st, f"n{i}") for i, st in enumerate([first, second] * 3))
+        )
+        ids = [i for b in batches for i in b]
+        assert len(ids) == len(set(ids)) == 6
+        async with first.write() as s:
+            assert await s.claim_outbox(50, "other", 100, 10) == []
+            assert await s.finish_outbox(ids[0], "n0", "msg-1", 60)
+            assert not await s.finish_outbox(ids[0], "n0", "msg-2", 61)
+            await s.fail_outbox(ids[1], "timeout", 500, 60)
+            await s.fail_outbox(ids[2], "gone", None, 60)
+            ready = [o.id for o in await s.claim_outbox(200, "later", 1_000, 10)]
+        assert sorted(ready) == sorted(ids[3:])
+        async with first.write() as s:
+            retried = await s.claim_outbox(500, "later", 100, 10)
+            done = await s.get_outbox(ids[0])
+            dead = await s.get_outbox(ids[2])
+        assert [o.id for o in retried] == [ids[1]] and retried[0].attempts == 2
+        assert retried[0].last_error == "timeout"
+        assert done is not None and done.status == "done" and done.delivered_ref == "msg-1"
+        assert dead is not None and dead.status == "dead"
+    finally:
+        await first.close()
+        await second.close()
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(doc=st.dictionaries(st.text(max_size=6), json_values, max_size=5))
+async def test_json_documents_round_trip(store: Store, doc: dict[str, Any]) -> None:
+    async with store.write() as s:
+        match_id = await new_match(s)
+        await s.update_match(match_id, state=doc, config=doc)
+        await s.put_orders(match_id, 1, "red", doc, confirmed=False, now=1)
+    async with store.read() as s:
+        match = await s.get_match(match_id, with_state=True)
+        orders = await s.get_orders(match_id, 1)
+    assert match is not None and match.state == doc and match.config == doc
+    assert orders["red"].orders == doc
