@@ -90,7 +90,7 @@ class MatchEnded:
     ended_at: int
 
 
-EndListener = Callable[[MatchEnded], Awaitable[None]]
+EndListener = Callable[[MatchEnded], Awaitable[object]]
 
 
 @dataclass(frozen=True, slots=True)

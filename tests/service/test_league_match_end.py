@@ -23,7 +23,7 @@ async def h(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Har
 
 
 async def two_player_league(h: Harness, **settings: object) -> int:
-    league_id = await h.create(rounds=1, **settings)
+    league_id = await h.create("Spring", rounds=1, **settings)
     await h.sign_up(league_id, "ab")
     await h.leagues.start(league_id, by="mod", moderator=True)
     return league_id
