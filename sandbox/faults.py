@@ -15,15 +15,21 @@ class _Rule:
     remaining: int
     retry_after: float
     is_global: bool
+    lost_reply: bool
 
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One injected failure, as it is about to be answered."""
+    """One injected failure, as it is about to be answered.
+
+    With `lost_reply` the request is carried out and only its answer is the error, as when a
+    connection drops after Discord acted: the client cannot know that it did.
+    """
 
     status: int
     retry_after: float
     is_global: bool
+    lost_reply: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +59,15 @@ class FaultInjector:
         times: int = 1,
         retry_after: float = 0.05,
         is_global: bool = False,
+        lost_reply: bool = False,
     ) -> None:
         if times < 1:
             raise ValueError("times must be at least 1")
+        if lost_reply and status == 429:
+            raise ValueError("a rate limit is answered before the request is carried out")
         if " " not in route:
             route = f"* {route}"
-        self._rules.append(_Rule(route, status, times, retry_after, is_global))
+        self._rules.append(_Rule(route, status, times, retry_after, is_global, lost_reply))
 
     def rate_limit(self, route: str, *, times: int = 1, retry_after: float = 0.05) -> None:
         self.inject(route, 429, times=times, retry_after=retry_after)
@@ -80,7 +89,7 @@ class FaultInjector:
                 rule.remaining -= 1
                 if rule.remaining == 0:
                     self._rules.remove(rule)
-                return Fault(rule.status, rule.retry_after, rule.is_global)
+                return Fault(rule.status, rule.retry_after, rule.is_global, rule.lost_reply)
         return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -50,21 +51,34 @@ _BUFFER_LIMIT = 2000
 
 
 class _Connection:
-    """One websocket; frames leave in the order they were queued (zlib streams need that)."""
+    """One websocket; frames leave in the order they were queued (zlib streams need that),
+    except urgent ones, which go before every frame still waiting."""
 
     def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
         self.ws = ws
         self._compressor = zlib.compressobj() if compress else None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._queue: collections.deque[str | None] = collections.deque()
+        self._queued = asyncio.Event()
         self.closed_by_server = False
         self._writer = asyncio.create_task(self._write_loop(), name="sandbox-gateway-writer")
 
-    def send(self, frame: JSON) -> None:
-        self._queue.put_nowait(json.dumps(frame, separators=(",", ":")))
+    def send(self, frame: JSON, *, urgent: bool = False) -> None:
+        text = json.dumps(frame, separators=(",", ":"))
+        if urgent:
+            self._queue.appendleft(text)
+        else:
+            self._queue.append(text)
+        self._queued.set()
+
+    async def _next(self) -> str | None:
+        while not self._queue:
+            self._queued.clear()
+            await self._queued.wait()
+        return self._queue.popleft()
 
     async def _write_loop(self) -> None:
         while True:
-            text = await self._queue.get()
+            text = await self._next()
             if text is None or self.ws.closed:
                 return
             try:
@@ -80,7 +94,8 @@ class _Connection:
     async def close(self, code: int) -> None:
         # Let queued frames out first so a RECONNECT or INVALID_SESSION is seen before the close.
         self.closed_by_server = True
-        self._queue.put_nowait(None)
+        self._queue.append(None)
+        self._queued.set()
         if not self._writer.done():
             await asyncio.wait({self._writer}, timeout=2)
         await self.ws.close(code=code)
@@ -240,7 +255,9 @@ class GatewayHub:
         data = payload.get("d") if isinstance(payload, dict) else None
         if op == Op.HEARTBEAT:
             self.heartbeats += 1
-            conn.send({"op": Op.HEARTBEAT_ACK})
+            # Discord acknowledges at once, however many events are on their way: behind a
+            # backlog of dispatches a late ack would make the client think the link is dead.
+            conn.send({"op": Op.HEARTBEAT_ACK}, urgent=True)
             return session
         if op == Op.IDENTIFY and isinstance(data, dict):
             return await self._identify(conn, data)

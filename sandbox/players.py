@@ -76,6 +76,11 @@ class InteractionResult:
         return self.player.state
 
     @property
+    def _channels(self) -> tuple[int]:
+        # The response, its edits and its follow-ups all live in the interaction's channel.
+        return (self.interaction.channel_id,)
+
+    @property
     def response_type(self) -> CallbackType | None:
         return self.interaction.callback_type
 
@@ -118,7 +123,9 @@ class InteractionResult:
             msg = self.message
             return msg if msg is not None and not msg.loading else None
 
-        result: Message = await self._state.wait_for(ready, timeout, "the interaction response")
+        result: Message = await self._state.wait_for(
+            ready, timeout, "the interaction response", channels=self._channels
+        )
         return result
 
     async def wait_edit(self, timeout: float = DEFAULT_TIMEOUT) -> Message:  # noqa: ASYNC109
@@ -128,7 +135,9 @@ class InteractionResult:
             msg = self.message
             return msg if msg is not None and msg.edited_timestamp is not None else None
 
-        result: Message = await self._state.wait_for(edited, timeout, "an edit of the response")
+        result: Message = await self._state.wait_for(
+            edited, timeout, "an edit of the response", channels=self._channels
+        )
         return result
 
     async def wait_followups(
@@ -141,7 +150,7 @@ class InteractionResult:
             return found if len(found) >= count else None
 
         result: list[Message] = await self._state.wait_for(
-            enough, timeout, f"{count} follow-up message(s)"
+            enough, timeout, f"{count} follow-up message(s)", channels=self._channels
         )
         return result
 
@@ -192,7 +201,12 @@ class ScriptedPlayer:
         result = InteractionResult(self, interaction)
         timeout = self.state.ack_timeout + _ACK_GRACE
         try:
-            await self.state.wait_for(lambda: interaction.is_acknowledged, timeout, "ack")
+            await self.state.wait_for(
+                lambda: interaction.is_acknowledged,
+                timeout,
+                "ack",
+                channels=(interaction.channel_id,),
+            )
         except PlayerError:
             raise InteractionFailedError(
                 f"{self.user.name}: the bot did not acknowledge {command_name or data} "
@@ -580,7 +594,10 @@ class ScriptedPlayer:
             return None
 
         found: Message = await self.state.wait_for(
-            find, timeout, f"a bot message in {where.name or 'DM'} for {self.user.name}"
+            find,
+            timeout,
+            f"a bot message in {where.name or 'DM'} for {self.user.name}",
+            channels=(where.id,),
         )
         return found
 
@@ -603,7 +620,10 @@ class ScriptedPlayer:
             return None
 
         found: Message = await self.state.wait_for(
-            find, timeout, f"the next bot message in {where.name or 'DM'} for {self.user.name}"
+            find,
+            timeout,
+            f"the next bot message in {where.name or 'DM'} for {self.user.name}",
+            channels=(where.id,),
         )
         self._cursors[where.id] = found.id
         return found

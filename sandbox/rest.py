@@ -13,7 +13,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from sandbox.errors import ApiError, unknown
-from sandbox.faults import FaultInjector, RateLimiter, RequestRecord
+from sandbox.faults import Fault, FaultInjector, RateLimiter, RequestRecord
 from sandbox.models import JSON, Channel, ChannelType, Message
 from sandbox.state import SandboxState, Upload
 
@@ -174,19 +174,25 @@ class RestApi:
         if fault is None and not limit.allowed:
             retry = limit.reset_after
             return 429, self._too_many(headers, retry, is_global=False)
-        if fault is not None:
-            if fault.status == 429:
-                return 429, self._too_many(headers, fault.retry_after, is_global=fault.is_global)
-            body = {"message": f"{fault.status}: Injected failure", "code": 0}
-            return fault.status, _json(body, status=fault.status, headers=headers)
+        if fault is not None and fault.status == 429:
+            return 429, self._too_many(headers, fault.retry_after, is_global=fault.is_global)
+        if fault is not None and not fault.lost_reply:
+            return fault.status, self._injected(fault, headers)
         try:
             payload, uploads = await read_body(request)
             result = await route.handler(Call(request, params, payload, uploads))
         except ApiError as exc:
             return exc.status, _json(exc.body(), status=exc.status, headers=headers)
+        if fault is not None:
+            return fault.status, self._injected(fault, headers)
         if result is None:
             return 204, web.Response(status=204, headers=headers)
         return 200, _json(result, headers=headers)
+
+    @staticmethod
+    def _injected(fault: Fault, headers: dict[str, str]) -> web.Response:
+        body = {"message": f"{fault.status}: Injected failure", "code": 0}
+        return _json(body, status=fault.status, headers=headers)
 
     @staticmethod
     def _too_many(headers: dict[str, str], retry_after: float, *, is_global: bool) -> web.Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
@@ -221,8 +221,12 @@ class Sandbox:
         *,
         timeout: float = 5.0,  # noqa: ASYNC109
         what: str = "a condition",
+        channels: Iterable[Channel] = (),
     ) -> Any:
-        return await self.state.wait_for(predicate, timeout, what)
+        """Wait until ``predicate()`` is truthy; naming the ``channels`` it reads (and nothing
+        else) lets it sleep until one of them changes."""
+        ids = [c.id for c in channels]
+        return await self.state.wait_for(predicate, timeout, what, channels=ids)
 
     # gateway control
 

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 _MENTION = re.compile(r"<@!?(\d+)>")
 FOLLOWUP_LIFETIME = 15 * 60.0
 _POLL_INTERVAL = 0.02
+# Keyed waiters are woken by their channels' changes; the slow poll only bounds the cost of a
+# change that forgot to say where it happened.
+_KEYED_POLL_INTERVAL = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,8 @@ class SandboxState:
         self._dm_by_user: dict[int, int] = {}
         # Files attached to slash command options belong to no message until the bot posts them.
         self.loose_attachments: dict[int, Attachment] = {}
-        self._changed = asyncio.Event()
+        # Waiters by the channel whose changes they wait for; None: every change.
+        self._waiters: dict[int | None, set[asyncio.Event]] = {}
         self._command_version = 0
         self.bot = self.create_user(bot_name, bot=True)
         self.application_id = self.bot.id
@@ -99,25 +103,58 @@ class SandboxState:
 
     # change notification
 
-    def notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
+    def notify(self, *channel_ids: int) -> None:
+        """Wake the waiters of these channels and those watching everything; with no channel
+        (a change of the world at large), every waiter."""
+        if channel_ids:
+            groups = [self._waiters.get(None, set())]
+            groups += [self._waiters.get(c, set()) for c in channel_ids]
+        else:
+            groups = list(self._waiters.values())
+        for group in groups:
+            for event in group:
+                event.set()
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:  # noqa: ASYNC109
-        """Wait until ``predicate()`` is truthy and return it, or raise SandboxTimeoutError."""
+    async def wait_for(
+        self,
+        predicate: Callable[[], Any],
+        timeout: float,  # noqa: ASYNC109
+        what: str,
+        *,
+        channels: Iterable[int] = (),
+    ) -> Any:
+        """Wait until ``predicate()`` is truthy and return it, or raise SandboxTimeoutError.
+
+        A predicate that reads only these ``channels`` (their messages and the interactions
+        started in them) names them, and is then asked again only when one of them changes:
+        hundreds of waiting players would otherwise each be asked on every change.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise SandboxTimeoutError(f"timed out after {timeout:.1f}s waiting for {what}")
-            event = self._changed
-            # Predicates may read the bot's own state too, which never notifies: poll as well.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), min(remaining, _POLL_INTERVAL))
+        keys: list[int | None] = list(channels) or [None]
+        # Unkeyed predicates may read the bot's own state too, which never notifies: poll.
+        poll = _KEYED_POLL_INTERVAL if keys != [None] else _POLL_INTERVAL
+        event = asyncio.Event()
+        for key in keys:
+            self._waiters.setdefault(key, set()).add(event)
+        try:
+            while True:
+                event.clear()
+                value = predicate()
+                if value:
+                    return value
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise SandboxTimeoutError(f"timed out after {timeout:.1f}s waiting for {what}")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), min(remaining, poll))
+        finally:
+            for key in keys:
+                group = self._waiters.get(key)
+                if group is not None:
+                    group.discard(event)
+                    if not group:
+                        del self._waiters[key]
 
     def token_ok(self, token: str) -> bool:
         return secrets.compare_digest(token.removeprefix("Bot "), self.token)
@@ -506,7 +543,7 @@ class SandboxState:
             full, redacted = self.message_payload_for_bot(msg)
             intent = Intent.DIRECT_MESSAGES if msg.guild_id is None else Intent.GUILD_MESSAGES
             self.gateway.dispatch("MESSAGE_CREATE", full, intent=intent, without_content=redacted)
-        self.notify()
+        self.notify(channel.id)
         return msg
 
     def _dispatch_update(self, msg: Message) -> None:
@@ -637,7 +674,7 @@ class SandboxState:
         msg.flags &= ~MessageFlag.LOADING
         msg.edited_timestamp = now_iso()
         self._dispatch_update(msg)
-        self.notify()
+        self.notify(msg.channel_id)
         return msg
 
     def delete_message(self, msg: Message) -> None:
@@ -648,7 +685,7 @@ class SandboxState:
                 data["guild_id"] = str(msg.guild_id)
             intent = Intent.DIRECT_MESSAGES if msg.guild_id is None else Intent.GUILD_MESSAGES
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=intent)
-        self.notify()
+        self.notify(msg.channel_id)
 
     # threads
 
@@ -819,7 +856,7 @@ class SandboxState:
         self.interactions[interaction.id] = interaction
         self._interactions_by_token[interaction.token] = interaction
         self.gateway.dispatch("INTERACTION_CREATE", self.interaction_payload(interaction))
-        self.notify()
+        self.notify(channel.id)
         return interaction
 
     def interaction_payload(self, interaction: Interaction) -> JSON:
@@ -957,7 +994,7 @@ class SandboxState:
             interaction.modal = data
         interaction.callback_type = kind
         interaction.ephemeral = ephemeral or (resource is not None and resource.ephemeral)
-        self.notify()
+        self.notify(interaction.channel_id)
         answer: JSON = {
             "interaction": {
                 "id": str(interaction.id),

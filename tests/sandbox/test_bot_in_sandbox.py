@@ -685,3 +685,15 @@ async def test_channel_and_attachment_options(world: World) -> None:
     imported = await world.bob.slash("match import", export=Upload("m.json", b'{"turn": 3}'))
     assert imported.message is not None
     assert imported.message.content == 'Imported m.json: {"turn": 3}'
+
+
+async def test_a_lost_reply_leaves_the_message_posted_and_the_client_told_of_an_error(
+    world: World,
+) -> None:
+    channel = world.bot.get_channel(world.lobby.id)
+    assert isinstance(channel, discord.TextChannel)
+    world.sandbox.faults.inject("POST /channels/*/messages", 503, lost_reply=True)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("Round 2 is open")
+    assert [m.content for m in world.sandbox.messages(world.lobby)] == ["Round 2 is open"]
+    assert world.sandbox.faults.pending == 0

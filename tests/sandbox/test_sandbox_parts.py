@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import zlib
+from collections.abc import Callable
 
 import aiohttp
 import pytest
@@ -124,3 +126,38 @@ async def test_players_are_refused_what_the_client_would_refuse() -> None:
         assert posted.mention_ids == [outsider.id]
         assert sandbox.messages(lobby) == [posted]
         assert sandbox.visible_messages(outsider.user, lobby) == []
+
+
+def test_a_rate_limit_cannot_lose_its_reply() -> None:
+    with pytest.raises(ValueError, match="rate limit"):
+        FaultInjector().inject("POST /channels/*/messages", 429, lost_reply=True)
+
+
+async def test_keyed_waiters_wake_only_for_their_channels() -> None:
+    async with Sandbox() as sandbox:
+        guild = sandbox.create_guild("G")
+        here, there = sandbox.create_channel(guild, "here"), sandbox.create_channel(guild, "there")
+        state = sandbox.state
+        asked = {"here": 0, "everything": 0}
+
+        def count(name: str, channel: int) -> Callable[[], bool]:
+            def predicate() -> bool:
+                asked[name] += 1
+                return bool(state.channel_messages[channel])
+
+            return predicate
+
+        keyed = asyncio.create_task(
+            state.wait_for(count("here", here.id), 5, "here", channels=[here.id])
+        )
+        watching = asyncio.create_task(state.wait_for(count("everything", there.id), 5, "all"))
+        await asyncio.sleep(0)
+        for _ in range(5):
+            state.notify(there.id)
+            await asyncio.sleep(0.01)
+        # Changes elsewhere never ask the keyed predicate again; the unkeyed one sees them all.
+        assert asked["here"] == 1 and asked["everything"] >= 6
+        state.bot_message(here, {"content": "hello"}, [])
+        assert await keyed is True and asked["here"] == 2
+        state.bot_message(there, {"content": "hi"}, [])
+        assert await watching is True
