@@ -1,0 +1,600 @@
+"""A turn drawn over the board: moves, bounces, combats, casts, captures and deaths.
+
+The report is first read into plain marks (positions in board squares), then drawn; both sides
+get the same marks because a TurnReport holds only public events.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.report import Event, TurnReport
+from render.assets import RGB, paste_text, text_sprite
+from render.geometry import Layout
+from render.scene import BoardScene, SpellBadge
+from render.sprites import OUTLINE, SUPERSAMPLE, spell_badge
+from render.theme import Theme, house_colours
+
+XY = tuple[int, int]
+SpellLookup = Callable[[str], tuple[str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMark:
+    start: XY
+    end: XY
+    owner: str
+    bounced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CombatMark:
+    at: XY
+    against: XY
+    losses: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeathMark:
+    at: XY
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CastMark:
+    side: str
+    spell: SpellBadge
+    target: XY | None  # None: the globe
+    squandered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureMark:
+    at: XY
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrainMark:
+    at: XY
+    side: str
+    label: str  # "+Sw", "+2 Ar", "+Mana"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMarks:
+    moves: tuple[MoveMark, ...] = ()
+    combats: tuple[CombatMark, ...] = ()
+    deaths: tuple[DeathMark, ...] = ()
+    casts: tuple[CastMark, ...] = ()
+    captures: tuple[CaptureMark, ...] = ()
+    trained: tuple[TrainMark, ...] = ()
+    terrain_changed: tuple[XY, ...] = ()
+
+
+TRAINED_SHORT = {"swordsman": "Sw", "archer": "Ar", "mana": "Mana"}
+
+
+GROUP_PLACES = frozenset(
+    {
+        "moved",
+        "bounced",
+        "blocked",
+        "died",
+        "group_died",
+        "group_created",
+        "moonwalk_failed",
+        "joined",
+        "terrain_damage",
+        "damaged",
+    }
+)
+
+
+def parse_square(value: object) -> XY | None:
+    """A square name such as "D4" as (x, y); None for anything else."""
+    if not isinstance(value, str) or len(value) < 2:
+        return None
+    letter, digits = value[0].upper(), value[1:].strip()
+    if not ("A" <= letter <= "Z") or not digits.isdigit():
+        return None
+    return (ord(letter) - ord("A"), int(digits) - 1)
+
+
+def _int(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+def _str(value: object, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+class _Positions:
+    """Where each target was when spells executed: groups before they moved, or where they died."""
+
+    def __init__(self, scene: BoardScene, events: tuple[Event, ...]) -> None:
+        self.groups: dict[int, XY] = {}
+        self.minion_group: dict[int, int] = {}
+        for square in scene.squares:
+            for group in square.groups:
+                self.groups[group.group_id] = (square.x, square.y)
+                for minion in group.minion_ids:
+                    self.minion_group[minion] = group.group_id
+        self.structures: dict[int, XY] = {}
+        # Walking backwards leaves each group at its earliest known square of the turn.
+        for event in reversed(events):
+            gid = _int(event.get("group"))
+            where = parse_square(event.get("at")) or parse_square(event.get("from"))
+            if gid is not None and where is not None and event.kind in GROUP_PLACES:
+                self.groups[gid] = where
+            mid = _int(event.get("minion"))
+            if mid is not None and gid is not None:
+                self.minion_group[mid] = gid
+            sid = _int(event.get("structure"))
+            at = parse_square(event.get("at"))
+            if sid is not None and at is not None:
+                self.structures[sid] = at
+
+    def target(self, value: object) -> tuple[bool, XY | None]:
+        """(is the globe, square) of an event's target, in any of the forms events use."""
+        kind: str = ""
+        ref: object = value
+        if isinstance(value, tuple) and len(value) == 2:
+            kind, ref = _str(value[0]), value[1]
+        elif isinstance(value, str) and ":" in value:
+            kind, _sep, ref = value.partition(":")
+        elif isinstance(value, str) and " " in value:
+            kind, _sep, ref = value.partition(" ")
+        if kind == "globe" or value == "globe":
+            return True, None
+        square = parse_square(ref)
+        if square is not None:
+            return False, square
+        number = _int(ref)
+        if number is None:
+            return False, None
+        if kind == "structure":
+            return False, self.structures.get(number)
+        if kind == "minion":
+            group = self.minion_group.get(number)
+            return False, None if group is None else self.groups.get(group)
+        return False, self.groups.get(number)
+
+
+def marks_from_report(
+    report: TurnReport, scene: BoardScene, spell_lookup: SpellLookup
+) -> TurnMarks:
+    """The marks a report draws, in the report's order."""
+    events = report.events
+    positions = _Positions(scene, events)
+    moves: list[MoveMark] = []
+    combats: list[CombatMark] = []
+    deaths: dict[XY, int] = {}
+    casts: list[CastMark] = []
+    captures: list[CaptureMark] = []
+    trained: dict[tuple[XY, str, str], int] = {}
+    terrain_changed: list[XY] = []
+    fight: tuple[XY, XY] | None = None
+    losses: dict[str, int] = {}
+
+    def close_fight() -> None:
+        nonlocal fight, losses
+        if fight is not None:
+            combats.append(CombatMark(fight[0], fight[1], tuple(sorted(losses.items()))))
+        fight, losses = None, {}
+
+    for event in events:
+        kind = event.kind
+        side = _str(event.get("side"), "neutral")
+        if kind in ("moved", "bounced", "blocked"):
+            start, end = parse_square(event.get("from")), parse_square(event.get("to"))
+            if start is None or end is None or start == end:
+                continue
+            if kind == "moved":
+                moves.append(MoveMark(start, end, side))
+            elif kind == "blocked":
+                moves.append(MoveMark(start, end, side, bounced=True))
+            else:
+                # A bounce sends a group from the square it entered back home: its move is
+                # redrawn as one that stopped at the border.
+                entered = MoveMark(end, start, side)
+                if entered in moves:
+                    moves.remove(entered)
+                moves.append(MoveMark(end, start, side, bounced=True))
+        elif kind == "combat":
+            close_fight()
+            at, against = parse_square(event.get("at")), parse_square(event.get("against"))
+            if at is not None and against is not None:
+                fight = (at, against)
+        elif kind == "combat_ended":
+            close_fight()
+        elif kind == "died":
+            at = parse_square(event.get("at"))
+            if at is not None:
+                deaths[at] = deaths.get(at, 0) + 1
+            if fight is not None:
+                losses[side] = losses.get(side, 0) + 1
+        elif kind in ("spell_executed", "spell_squandered"):
+            spell_id = _str(event.get("spell"))
+            name, house = spell_lookup(spell_id)
+            is_globe, target = positions.target(event.get("target"))
+            if target is None and not is_globe:
+                target = parse_square(event.get("at"))
+            if target is None and not is_globe:
+                continue
+            badge = SpellBadge(spell_id, name, side, house)
+            casts.append(CastMark(side, badge, target, squandered=kind == "spell_squandered"))
+        elif kind in ("captured", "sanctum_captured"):
+            at = parse_square(event.get("at"))
+            if at is not None:
+                captures.append(CaptureMark(at, side))
+        elif kind == "trained":
+            at = parse_square(event.get("at"))
+            trained_as = _str(event.get("trained_as"))
+            if at is not None:
+                key = (at, side, TRAINED_SHORT.get(trained_as, trained_as[:4].capitalize()))
+                trained[key] = trained.get(key, 0) + 1
+        elif kind == "terrain_changed":
+            at = parse_square(event.get("at"))
+            if at is not None and at not in terrain_changed:
+                terrain_changed.append(at)
+    close_fight()
+    return TurnMarks(
+        moves=tuple(moves),
+        combats=tuple(c for c in combats if c.losses),
+        deaths=tuple(DeathMark(at, n) for at, n in deaths.items()),
+        casts=tuple(casts),
+        captures=tuple(captures),
+        trained=tuple(
+            TrainMark(at, side, f"+{short}" if n == 1 else f"+{n} {short}")
+            for (at, side, short), n in trained.items()
+        ),
+        terrain_changed=tuple(terrain_changed),
+    )
+
+
+def draw_under_pieces(
+    image: Image.Image, layout: Layout, scene: BoardScene, marks: TurnMarks
+) -> None:
+    """Cast lines, drawn before the pieces so they never hide a group's size."""
+    draw = ImageDraw.Draw(image)
+    theme = layout.theme
+    for cast in marks.casts:
+        if cast.target is not None:
+            colour = theme.squander if cast.squandered else theme.cast_line
+            dashed_line(
+                draw,
+                _cast_origin(layout, scene, cast.side),
+                layout.centre(*cast.target),
+                colour,
+                width=max(2, round(layout.cell * 0.05)),
+                dash=max(4, layout.cell // 8),
+            )
+
+
+def draw_marks(image: Image.Image, layout: Layout, scene: BoardScene, marks: TurnMarks) -> None:
+    """Draw the marks over the pieces; later kinds sit on top of earlier ones."""
+    draw = ImageDraw.Draw(image)
+    theme = layout.theme
+    cell = layout.cell
+    for at in marks.terrain_changed:
+        _dotted_square(draw, layout, at)
+    for capture in marks.captures:
+        left, top, right, bottom = layout.square_box(*capture.at)
+        width = max(2, round(cell * 0.07))
+        draw.rectangle((left + 1, top + 1, right - 1, bottom - 1), outline=OUTLINE, width=width + 2)
+        draw.rectangle(
+            (left + 2, top + 2, right - 2, bottom - 2), outline=theme.capture, width=width
+        )
+    for move in marks.moves:
+        _draw_move(draw, layout, move)
+    slots: dict[XY | None, int] = {}
+    for cast in marks.casts:
+        slot = slots.get(cast.target, 0)
+        slots[cast.target] = slot + 1
+        _draw_cast_badge(image, draw, layout, scene, cast, slot=slot)
+    for train in marks.trained:
+        _, _, right, bottom = layout.square_box(*train.at)
+        chip = spell_badge(
+            train.label, (250, 250, 250), theme.owner(train.side).fill, max(10, round(cell * 0.24))
+        )
+        image.paste(chip, (right - chip.width - 2, bottom - chip.height - 2), chip)
+    for combat in marks.combats:
+        _draw_combat(image, layout, combat)
+    for death in marks.deaths:
+        left, top, _right, bottom = layout.square_box(*death.at)
+        sprite = skull(max(10, round(cell * 0.3)))
+        x, y = left + 2, top + (bottom - top - sprite.height) // 2
+        image.paste(sprite, (x, y), sprite)
+        if death.count > 1:
+            paste_text(
+                image,
+                (x + sprite.width - 2, y + sprite.height),
+                f"×{death.count}",
+                max(9, round(cell * 0.22)),
+                (255, 255, 255),
+                bold=True,
+                anchor="lb",
+            )
+
+
+def _unit(start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float, float]:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    return dx / length, dy / length, length
+
+
+def arrow_polygon(
+    start: tuple[float, float], end: tuple[float, float], width: float
+) -> list[tuple[float, float]]:
+    """Shaft and head of an arrow from start to end as one outline."""
+    ux, uy, length = _unit(start, end)
+    nx, ny = -uy, ux
+    head = min(length * 0.6, width * 2.4)
+    hw = width * 1.3
+    bx, by = end[0] - ux * head, end[1] - uy * head
+    w = width / 2
+    return [
+        (start[0] + nx * w, start[1] + ny * w),
+        (bx + nx * w, by + ny * w),
+        (bx + nx * hw, by + ny * hw),
+        end,
+        (bx - nx * hw, by - ny * hw),
+        (bx - nx * w, by - ny * w),
+        (start[0] - nx * w, start[1] - ny * w),
+    ]
+
+
+def _draw_move(draw: ImageDraw.ImageDraw, layout: Layout, move: MoveMark) -> None:
+    theme = layout.theme
+    cell = layout.cell
+    a = layout.centre(*move.start)
+    b = layout.centre(*move.end)
+    ux, uy, length = _unit(a, b)
+    start = (a[0] + ux * cell * 0.18, a[1] + uy * cell * 0.18)
+    fill = theme.owner(move.owner).fill
+    width = max(3.0, cell * 0.11)
+    if move.bounced:
+        end = (a[0] + ux * length * 0.5, a[1] + uy * length * 0.5)
+        shaft_end = (end[0] - ux * width, end[1] - uy * width)
+        draw.line([start, shaft_end], fill=OUTLINE, width=round(width) + 4)
+        draw.line([start, shaft_end], fill=fill, width=round(width))
+        nx, ny = -uy * cell * 0.3, ux * cell * 0.3
+        bar = [(end[0] + nx, end[1] + ny), (end[0] - nx, end[1] - ny)]
+        draw.line(bar, fill=OUTLINE, width=round(width) + 4)
+        draw.line(bar, fill=theme.bounce, width=round(width))
+        return
+    end = (b[0] - ux * cell * 0.3, b[1] - uy * cell * 0.3)
+    draw.polygon(arrow_polygon(start, end, width), fill=fill, outline=OUTLINE, width=2)
+
+
+def _dotted_square(draw: ImageDraw.ImageDraw, layout: Layout, at: XY) -> None:
+    """A dashed frame: this square's terrain changed during the turn."""
+    left, top, right, bottom = layout.square_box(*at)
+    inset = max(2, layout.cell // 15)
+    _dotted_frame(draw, (left + inset, top + inset, right - inset, bottom - inset), layout.cell)
+
+
+def _dotted_frame(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: int) -> None:
+    left, top, right, bottom = box
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+        dashed_line(draw, a, b, (255, 255, 255), width=2, dash=max(3, cell // 10))
+
+
+def _draw_combat(image: Image.Image, layout: Layout, combat: CombatMark) -> None:
+    theme = layout.theme
+    a = layout.centre(*combat.at)
+    b = layout.centre(*combat.against)
+    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+    sprite = crossed_swords(max(12, round(layout.cell * 0.5)))
+    image.paste(sprite, (mid[0] - sprite.width // 2, mid[1] - sprite.height // 2), sprite)
+    draw = ImageDraw.Draw(image)
+    size = max(9, round(layout.cell * 0.2))
+    # Losses sit beside the swords, away from both fighting groups' tokens.
+    stacked = a[0] == b[0]
+    x = mid[0] + sprite.width // 2 + 1 if stacked else mid[0] - sprite.width // 2
+    y = mid[1] - sprite.height // 4 if stacked else mid[1] + sprite.height // 2 - 2
+    for side, count in combat.losses:
+        label = f"−{count}"
+        style = theme.owner(side)
+        text = text_sprite(label, size, style.ink, bold=True)
+        w = text.width + 6
+        draw.rounded_rectangle(
+            (x, y, x + w, y + text.height), radius=3, fill=style.fill, outline=OUTLINE
+        )
+        image.paste(text, (x + 3, y), text)
+        x += w + 2
+
+
+def _cast_origin(layout: Layout, scene: BoardScene, side: str) -> tuple[int, int]:
+    for square in scene.squares:
+        if (
+            square.structure
+            and square.structure.kind == "sanctum"
+            and square.structure.owner == side
+        ):
+            return layout.centre(square.x, square.y)
+    left, top, right, bottom = layout.board_box
+    near_bottom = (side == "red") != layout.flipped
+    return ((left + right) // 2, bottom if near_bottom else top)
+
+
+def globe_anchor(layout: Layout, playable: AbstractSet[XY]) -> tuple[int, int]:
+    """Centre of the globe: the top-right corner square when it is off the board (as in the
+    original client), otherwise the heading of the panel's globe list."""
+    corner = layout.square_at(layout.board_box[2] - 1, layout.board_box[1])
+    if corner is not None and corner not in playable:
+        return layout.centre(*corner)
+    return (layout.theme.margin + round(60 * layout.theme.unit), layout.panel_top + 4)
+
+
+def _draw_cast_badge(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    scene: BoardScene,
+    cast: CastMark,
+    *,
+    slot: int,
+) -> None:
+    theme = layout.theme
+    cell = layout.cell
+    colour = theme.squander if cast.squandered else theme.cast_line
+    height = max(10, round(cell * 0.26))
+    primary, secondary = house_colours(cast.spell.house)
+    sprite = spell_badge(cast.spell.label, primary, secondary, height)
+    if cast.target is not None:
+        bx, by = target_badge_origin(layout, layout.centre(*cast.target), sprite, slot)
+    else:
+        # Globe casts get no line (it would cross the whole board): their badges sit by the globe.
+        gx, gy = globe_anchor(layout, {(s.x, s.y) for s in scene.squares})
+        bx, by = gx - sprite.width // 2, gy + cell // 2 + slot * (height + 3)
+    draw.rectangle((bx - 2, by - 2, bx + sprite.width + 1, by + height + 1), fill=colour)
+    image.paste(sprite, (bx, by), sprite)
+    if cast.squandered:
+        draw.line(
+            [(bx - 3, by + height + 2), (bx + sprite.width + 2, by - 3)],
+            fill=theme.squander,
+            width=max(2, height // 5),
+        )
+
+
+def target_badge_origin(
+    layout: Layout, centre: tuple[int, int], sprite: Image.Image, index: int
+) -> tuple[int, int]:
+    """Top-left of a cast's badge on its target square; several casts fan out downwards."""
+    offset = (index % 3) * (sprite.height + 1)
+    return (centre[0] - sprite.width // 2, centre[1] - layout.cell // 2 + 2 + offset)
+
+
+def dashed_line(
+    draw: ImageDraw.ImageDraw,
+    start: tuple[int, int],
+    end: tuple[int, int],
+    colour: RGB,
+    *,
+    width: int,
+    dash: int,
+) -> None:
+    ux, uy, length = _unit(start, end)
+    pos = 0.0
+    while pos < length:
+        stop = min(length, pos + dash)
+        a = (start[0] + ux * pos, start[1] + uy * pos)
+        b = (start[0] + ux * stop, start[1] + uy * stop)
+        draw.line([a, b], fill=OUTLINE, width=width + 2)
+        draw.line([a, b], fill=colour, width=width)
+        pos += dash * 1.8
+
+
+@lru_cache(maxsize=16)
+def crossed_swords(size: int) -> Image.Image:
+    s = SUPERSAMPLE
+    big = Image.new("RGBA", (size * s, size * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    n = size * s
+    disc = n * 0.48
+    draw.ellipse(
+        (n / 2 - disc, n / 2 - disc, n / 2 + disc, n / 2 + disc),
+        fill=(200, 30, 30),
+        outline=OUTLINE,
+        width=s,
+    )
+    for flip in (False, True):
+
+        def p(fx: float, fy: float, flip: bool = flip) -> tuple[float, float]:
+            return ((1 - fx) * n if flip else fx * n, fy * n)
+
+        blade = [p(0.2, 0.14), p(0.28, 0.14), p(0.74, 0.64), p(0.66, 0.72), p(0.2, 0.22)]
+        draw.polygon(blade, fill=(250, 250, 250), outline=OUTLINE, width=s)
+        draw.line([p(0.56, 0.78), p(0.82, 0.52)], fill=OUTLINE, width=round(s * size / 10))
+        draw.line([p(0.72, 0.72), p(0.84, 0.84)], fill=(120, 80, 40), width=round(s * size / 9))
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def skull(size: int) -> Image.Image:
+    s = SUPERSAMPLE
+    n = size * s
+    big = Image.new("RGBA", (n, n), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.ellipse(
+        (n * 0.1, n * 0.04, n * 0.9, n * 0.74), fill=(245, 245, 240), outline=OUTLINE, width=s
+    )
+    draw.rectangle(
+        (n * 0.28, n * 0.6, n * 0.72, n * 0.94), fill=(245, 245, 240), outline=OUTLINE, width=s
+    )
+    draw.rectangle((n * 0.3, n * 0.56, n * 0.7, n * 0.66), fill=(245, 245, 240))
+    for fx in (0.3, 0.56):
+        draw.ellipse((n * fx, n * 0.3, n * (fx + 0.16), n * 0.48), fill=OUTLINE)
+    for fx in (0.4, 0.5, 0.6):
+        draw.line([(n * fx, n * 0.76), (n * fx, n * 0.94)], fill=OUTLINE, width=s)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=8)
+def legend_entries(size: int, theme: Theme) -> tuple[tuple[Image.Image, str], ...]:
+    """Sprites and words explaining the overlay, for the board's legend."""
+    width = round(size * 1.7)
+
+    def canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        image = Image.new("RGBA", (width, size), (0, 0, 0, 0))
+        return image, ImageDraw.Draw(image)
+
+    move, draw = canvas()
+    draw.polygon(
+        arrow_polygon((1, size / 2), (width - 2, size / 2), size * 0.35),
+        fill=theme.owner("red").fill,
+        outline=OUTLINE,
+    )
+    bounce, draw = canvas()
+    draw.line(
+        [(1, size / 2), (width * 0.6, size / 2)],
+        fill=theme.owner("blue").fill,
+        width=max(2, size // 4),
+    )
+    draw.line(
+        [(width * 0.65, 1), (width * 0.65, size - 2)], fill=theme.bounce, width=max(2, size // 4)
+    )
+    cast, draw = canvas()
+    for x in range(0, width, 6):
+        draw.line([(x, size / 2), (x + 3, size / 2)], fill=theme.cast_line, width=2)
+    squandered = spell_badge("Ab", (236, 214, 120), (118, 66, 160), size).copy()
+    ImageDraw.Draw(squandered).line(
+        [(0, size - 1), (squandered.width - 1, 0)], fill=theme.squander, width=max(2, size // 6)
+    )
+    capture, draw = canvas()
+    draw.rectangle(
+        (width // 2 - size // 2, 0, width // 2 + size // 2 - 1, size - 1),
+        outline=theme.capture,
+        width=max(2, size // 6),
+    )
+    trained = spell_badge("+Ar", (250, 250, 250), theme.owner("red").fill, size)
+    changed, draw = canvas()
+    draw.rectangle(
+        (width // 2 - size // 2, 0, width // 2 + size // 2 - 1, size - 1),
+        fill=theme.terrain("lava").fill,
+    )
+    _dotted_frame(draw, (width // 2 - size // 2 + 1, 1, width // 2 + size // 2 - 2, size - 2), size)
+    return (
+        (move, "move"),
+        (bounce, "bounced"),
+        (crossed_swords(size), "combat"),
+        (skull(size), "deaths"),
+        (cast, "spell cast"),
+        (squandered, "squandered"),
+        (capture, "captured"),
+        (trained, "trained"),
+        (changed, "new terrain"),
+    )
