@@ -1,0 +1,77 @@
+"""/admin: moderators pause, resume and extend matches, and look at the outbox."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.match import find_match
+from cogs.runtime import Runtime, is_moderator, runtime_of
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderator tools"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def runtime(self) -> Runtime:
+        return runtime_of(self.bot)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # Discord hides these commands from members without Manage Server, but a server may
+        # grant them to others; the configured moderator role is checked here as well.
+        if is_moderator(interaction, self.runtime.moderator_role):
+            return True
+        raise app_commands.MissingPermissions(["manage_guild"])
+
+    @app_commands.command(name="pause", description="Pause a match now")
+    async def pause(self, interaction: discord.Interaction, match: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        await self.runtime.matches.pause(found.id, str(interaction.user.id), moderator=True)
+        self.runtime.poke()
+        await interaction.followup.send(f"Match #{found.id} is paused.", ephemeral=True)
+
+    @app_commands.command(name="resume", description="Resume a paused match now")
+    async def resume(self, interaction: discord.Interaction, match: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        await self.runtime.matches.resume(found.id, str(interaction.user.id), moderator=True)
+        self.runtime.poke()
+        await interaction.followup.send(f"Match #{found.id} resumes.", ephemeral=True)
+
+    @app_commands.command(name="extend", description="Move the current deadline later")
+    @app_commands.describe(hours="How many hours to add")
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        hours: app_commands.Range[float, 0.0167, 336.0],
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        await self.runtime.matches.extend(
+            found.id, str(interaction.user.id), round(hours * 3600), moderator=True
+        )
+        self.runtime.poke()
+        await interaction.followup.send(
+            f"Match #{found.id}'s deadline is extended.", ephemeral=True
+        )
+
+    @app_commands.command(name="outbox", description="Announcements waiting, delivered and failed")
+    async def outbox(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        store = self.runtime.outbox.store
+        async with store.read() as s:
+            counts = {
+                status: await s.count_outbox(status) for status in ("pending", "done", "dead")
+            }
+        text = ", ".join(f"{n} {status}" for status, n in counts.items())
+        await interaction.followup.send(f"Outbox: {text}.", ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AdminCog(bot))

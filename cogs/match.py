@@ -1,0 +1,393 @@
+"""/match: create a match in its own thread, join, and everything a player does outside orders."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.deck import deck_choices, ensure_starter, resolve_deck
+from cogs.errors import RefusalError, handle_interaction_error
+from cogs.runtime import (
+    MatchLike,
+    Runtime,
+    draw_board,
+    mention,
+    runtime_of,
+    seat_of,
+    side_name,
+    timestamp,
+)
+from cogs.split import clip, paged_embeds
+from engine.spells.vocab import HOUSES
+from engine.state import RULESETS
+
+JOIN_TEMPLATE = r"sanctum:join:(?P<match>\d{1,20}):(?P<turn>0)"
+REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
+OPEN_STATUSES = ("open", "active", "paused")
+# A week without posts before Discord hides the thread.
+THREAD_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
+
+
+async def find_match(
+    runtime: Runtime, interaction: discord.Interaction, match_id: int | None
+) -> MatchLike:
+    """The match meant: the one given, the one of this thread, or the player's only one."""
+    if match_id is not None:
+        return await runtime.matches.get_match(match_id)
+    channel_id = str(interaction.channel_id)
+    player = str(interaction.user.id)
+    if interaction.guild_id is not None:
+        for match in await runtime.matches.list_matches(guild_id=str(interaction.guild_id)):
+            if match.channel_id == channel_id:
+                return match
+    mine = await runtime.matches.list_matches(player_id=player, statuses=OPEN_STATUSES)
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise RefusalError("You are in no match in progress; name one with the `match` option.")
+    listing = ", ".join(f"#{m.id}" for m in mine[:10])
+    raise RefusalError(f"You are in several matches ({listing}); name one with the `match` option.")
+
+
+async def match_choices(
+    runtime: Runtime, player_id: str, current: str, statuses: tuple[str, ...]
+) -> list[app_commands.Choice[int]]:
+    found = await runtime.matches.list_matches(player_id=player_id, statuses=statuses, limit=25)
+    out = []
+    for match in found:
+        others = [s.player_id for s in match.seats if s.player_id and s.player_id != player_id]
+        label = f"#{match.id} {match.status}, turn {match.turn}"
+        if others:
+            label += f" vs {others[0]}"
+        if current.strip("#") in str(match.id):
+            out.append(app_commands.Choice(name=clip(label, 100), value=match.id))
+    return out
+
+
+async def start_if_ready(runtime: Runtime, match: MatchLike, player_id: str) -> MatchLike:
+    """Start the match once both seats have a player and a deck."""
+    if match.status == "open" and all(s.player_id and s.deck_id for s in match.seats):
+        match = await runtime.matches.start_match(match.id, player_id)
+        runtime.poke()
+    return match
+
+
+async def join(runtime: Runtime, match_id: int, player_id: str, deck: str | None) -> MatchLike:
+    deck_id = await resolve_deck(runtime, player_id, deck)
+    if deck_id is None:
+        decks = await runtime.decks.list_decks(player_id)
+        if decks:
+            deck_id = decks[0].id
+        else:
+            # Someone joining with a button has no way to pick; a starter deck of a house
+            # chosen from their id keeps different players' first decks varied.
+            houses = sorted(HOUSES)
+            deck_id = await ensure_starter(runtime, player_id, houses[int(player_id) % len(houses)])
+    match = await runtime.matches.join_match(match_id, player_id, deck_id)
+    return await start_if_ready(runtime, match, player_id)
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
+    """ "Join" on a match's first post; survives restarts like the sheet's buttons."""
+
+    def __init__(self, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    def make(cls, match_id: int) -> JoinButton:
+        return cls(
+            discord.ui.Button(
+                label="Join",
+                style=discord.ButtonStyle.success,
+                custom_id=f"sanctum:join:{match_id}:0",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> JoinButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, commands.Bot)
+        runtime = runtime_of(client)
+        found = re.fullmatch(JOIN_TEMPLATE, self.item.custom_id or "")
+        assert found is not None
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            match = await join(runtime, int(found["match"]), str(interaction.user.id), None)
+            await interaction.followup.send(_joined_text(match), ephemeral=True)
+        except Exception as error:
+            await handle_interaction_error(interaction, error)
+
+
+def _joined_text(match: MatchLike) -> str:
+    if match.status == "active":
+        return f"You joined match #{match.id}; it has begun. Your order sheet comes by DM."
+    return f"You joined match #{match.id}; it starts when both players have a deck."
+
+
+class MatchCog(commands.GroupCog, group_name="match", group_description="Play a match"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def runtime(self) -> Runtime:
+        return runtime_of(self.bot)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(JoinButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(JoinButton)
+
+    @app_commands.command(name="create", description="Start a match in a new thread here")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        opponent="Who you challenge (leave empty for an open seat anyone may take)",
+        deck="Your deck (or a ready-made starter deck)",
+        ruleset="classic, or duel (magic dice)",
+        realm="The land the board is drawn from",
+        turn_hours="Hours per turn before the deadline",
+    )
+    @app_commands.choices(
+        ruleset=[app_commands.Choice(name=r, value=r) for r in RULESETS],
+        realm=[app_commands.Choice(name=r.replace("_", " ").title(), value=r) for r in REALMS],
+    )
+    async def create(  # noqa: PLR0917 (slash command options are positional)
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.User | None = None,
+        deck: str | None = None,
+        ruleset: str = "classic",
+        realm: str = "veldt",
+        turn_hours: app_commands.Range[float, 0.0167, 336.0] | None = None,
+    ) -> None:
+        await interaction.response.defer(thinking=True)
+        runtime = self.runtime
+        player = str(interaction.user.id)
+        if opponent is not None and opponent.bot:
+            raise RefusalError("Bots cannot play; challenge a person or leave the seat open.")
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            channel = channel.parent
+        if not isinstance(channel, discord.TextChannel):
+            raise RefusalError("Create matches in a text channel, where a thread can be opened.")
+        deck_id = await resolve_deck(runtime, player, deck)
+        hours = turn_hours if turn_hours is not None else runtime.default_turn_hours
+        rival = opponent.display_name if opponent else "open seat"
+        title = f"{interaction.user.display_name} vs {rival}"
+        thread = await channel.create_thread(
+            name=clip(title, 100),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_MINUTES,
+        )
+        try:
+            match = await runtime.matches.create_match(
+                player,
+                deck_id=deck_id,
+                opponent_id=str(opponent.id) if opponent else None,
+                ruleset=ruleset,
+                realm=realm,
+                turn_seconds=max(1, round(hours * 3600)),
+                guild_id=str(interaction.guild_id),
+                channel_id=str(thread.id),
+            )
+        except Exception:
+            await thread.delete()
+            raise
+        runtime.poke()
+        await thread.edit(name=clip(f"Match #{match.id}: {title}", 100))
+        await thread.add_user(interaction.user)
+        if opponent is not None:
+            await thread.add_user(opponent)
+        who = mention(str(opponent.id)) if opponent else "Anyone"
+        await interaction.followup.send(
+            f"Match #{match.id} is in {thread.mention}. {who} can join there with the Join "
+            f"button or `/match join match:{match.id}`."
+            + ("" if deck_id else " Pick your deck with `/match deck` before it starts.")
+        )
+
+    @app_commands.command(name="join", description="Join an open match")
+    @app_commands.describe(match="The match number", deck="Your deck (or a ready-made one)")
+    async def join_(
+        self, interaction: discord.Interaction, match: int, deck: str | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        joined = await join(self.runtime, match, str(interaction.user.id), deck)
+        await interaction.followup.send(_joined_text(joined), ephemeral=True)
+
+    @app_commands.command(name="deck", description="Choose your deck for a match not yet begun")
+    async def deck_(
+        self, interaction: discord.Interaction, deck: str, match: int | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        runtime = self.runtime
+        player = str(interaction.user.id)
+        found = await find_match(runtime, interaction, match)
+        deck_id = await resolve_deck(runtime, player, deck)
+        assert deck_id is not None
+        chosen = await runtime.matches.choose_deck(found.id, player, deck_id)
+        updated = await start_if_ready(runtime, chosen, player)
+        await interaction.followup.send(
+            f"Deck #{deck_id} chosen for match #{updated.id}."
+            + (" The match has begun." if updated.status == "active" else ""),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="info", description="Where a match stands")
+    async def info(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        lines = [
+            f"Status: {found.status}; turn {found.turn}; deadline {timestamp(found.deadline_at)}",
+            f"Ruleset {found.ruleset}, realm {found.realm}",
+        ]
+        for seat in found.seats:
+            lines.append(
+                f"{side_name(seat.side) if seat.side else 'Seat'}: {mention(seat.player_id)}"
+                + (f" ({seat.house})" if seat.house else "")
+            )
+        if found.status == "ended":
+            winner = f"{side_name(found.winner)} wins" if found.winner else "a draw"
+            lines.append(f"Result: {winner} ({found.end_reason})")
+        if found.channel_id:
+            lines.append(f"Thread: <#{found.channel_id}>")
+        await interaction.followup.send(
+            embeds=paged_embeds(f"Match #{found.id}", lines), ephemeral=True
+        )
+
+    @app_commands.command(name="list", description="Your matches")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.runtime.matches.list_matches(
+            player_id=str(interaction.user.id), limit=50
+        )
+        lines = [
+            f"#{m.id} · {m.status} · turn {m.turn}"
+            + (f" · <#{m.channel_id}>" if m.channel_id else "")
+            for m in found
+        ] or ["You have no matches; `/match create` starts one."]
+        await interaction.followup.send(embeds=paged_embeds("Your matches", lines), ephemeral=True)
+
+    @app_commands.command(name="board", description="The public board of a match")
+    async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        runtime = self.runtime
+        found = await find_match(runtime, interaction, match)
+        current, view = await runtime.view(found.id, None)
+        png = await runtime.compute(draw_board, runtime.state_doc(current))
+        await interaction.followup.send(
+            f"Match #{found.id}, turn {view.turn}",
+            file=discord.File(io.BytesIO(png), filename="board.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="concede", description="Give up a match")
+    async def concede(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        await self.runtime.matches.concede(found.id, str(interaction.user.id))
+        self.runtime.poke()
+        await interaction.followup.send(f"You conceded match #{found.id}.", ephemeral=True)
+
+    @app_commands.command(name="draw", description="Offer a draw, or accept your opponent's offer")
+    async def draw(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        updated = await self.runtime.matches.offer_draw(found.id, str(interaction.user.id))
+        self.runtime.poke()
+        text = "The draw is agreed." if updated.status == "ended" else "Your draw offer is posted."
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name="pause", description="Ask to pause a match (both players must ask)")
+    async def pause(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        updated = await self.runtime.matches.pause(found.id, str(interaction.user.id))
+        self.runtime.poke()
+        text = "The match is paused." if updated.status == "paused" else "Your request is posted."
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name="resume", description="Ask to resume a paused match")
+    async def resume(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        updated = await self.runtime.matches.resume(found.id, str(interaction.user.id))
+        self.runtime.poke()
+        text = "The match resumes." if updated.status == "active" else "Your request is posted."
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name="cancel", description="Withdraw a match that has not begun")
+    async def cancel(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        await self.runtime.matches.cancel_match(found.id, str(interaction.user.id))
+        self.runtime.poke()
+        await interaction.followup.send(f"Match #{found.id} is cancelled.", ephemeral=True)
+
+    @app_commands.command(name="export", description="Download a finished match to replay it")
+    async def export(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        data = await self.runtime.matches.export_match(found.id)
+        await interaction.followup.send(
+            file=discord.File(io.BytesIO(data), filename=f"match-{found.id}.json"), ephemeral=True
+        )
+
+    @create.autocomplete("deck")
+    @join_.autocomplete("deck")
+    @deck_.autocomplete("deck")
+    async def _deck_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await deck_choices(self.runtime, str(interaction.user.id), current)
+
+    @join_.autocomplete("match")
+    async def _open_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        found = await self.runtime.matches.list_matches(
+            guild_id=str(interaction.guild_id) if interaction.guild_id else None,
+            statuses=("open",),
+            limit=25,
+        )
+        player = str(interaction.user.id)
+        return [
+            app_commands.Choice(name=f"#{m.id} by {m.created_by}", value=m.id)
+            for m in found
+            if current.strip("#") in str(m.id)
+            and (m.seats[1].player_id in (None, player))
+            and seat_of(m, player) is None
+        ]
+
+    @deck_.autocomplete("match")
+    @info.autocomplete("match")
+    @board.autocomplete("match")
+    @concede.autocomplete("match")
+    @draw.autocomplete("match")
+    @pause.autocomplete("match")
+    @resume.autocomplete("match")
+    @cancel.autocomplete("match")
+    @export.autocomplete("match")
+    async def _match_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        statuses = ("open", "active", "paused", "ended")
+        return await match_choices(self.runtime, str(interaction.user.id), current, statuses)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(MatchCog(bot))

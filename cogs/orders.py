@@ -1,0 +1,149 @@
+"""/orders (the order sheet, ephemeral, in the match thread) and orders typed in a DM."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.errors import RefusalError, new_incident_id
+from cogs.match import find_match, match_choices
+from cogs.runtime import Runtime, runtime_of
+from cogs.sheet import (
+    Sheet,
+    acknowledge,
+    apply_text,
+    load_sheet,
+    sheet_embed,
+    sheet_image,
+    sheet_view,
+)
+from cogs.split import MESSAGE_LIMIT, split_text
+from engine.notation import format_orders
+from service.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+# "#12 cast Fireball on E5" picks a match when a player is in several.
+MATCH_PREFIX = re.compile(r"^\s*#(\d{1,20})\s*[:,-]?\s*")
+PLAYING = ("active", "paused")
+
+
+def reply_text(lines: list[str], sheet: Sheet) -> str:
+    echo = format_orders(sheet.orders, sheet.ctx)
+    state = "confirmed" if sheet.confirmed else "not confirmed"
+    body = "\n".join(lines)
+    if sheet.match.status in PLAYING and sheet.match.turn == sheet.view.turn:
+        body += f"\n\n**Your orders for turn {sheet.view.turn}** ({state}):\n"
+        body += "\n".join(echo) if echo else "none yet"
+    return body
+
+
+class OrdersCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def runtime(self) -> Runtime:
+        return runtime_of(self.bot)
+
+    @app_commands.command(
+        name="orders", description="Your order sheet for a match (only you see it)"
+    )
+    @app_commands.describe(
+        orders="Orders to give first, e.g. 'cast Fireball on E5; move g1 north'",
+        match="The match (by default the one of this thread)",
+    )
+    async def orders(
+        self, interaction: discord.Interaction, orders: str | None = None, match: int | None = None
+    ) -> None:
+        runtime = self.runtime
+        await acknowledge(interaction, runtime, ephemeral=True, thinking=True)
+        player = str(interaction.user.id)
+        found = await find_match(runtime, interaction, match)
+        sheet = await load_sheet(runtime, found.id, player)
+        lines: list[str] = []
+        if orders:
+            outcome = await apply_text(runtime, sheet, player, orders)
+            lines, sheet = outcome.lines, outcome.sheet
+            if sheet.match.turn != sheet.view.turn:
+                sheet = await load_sheet(runtime, found.id, player)
+        await interaction.followup.send(
+            content=split_text("\n".join(lines), MESSAGE_LIMIT)[0] if lines else "",
+            embed=sheet_embed(runtime, sheet),
+            file=await sheet_image(self.runtime, sheet),
+            view=sheet_view(runtime, sheet),
+            ephemeral=True,
+        )
+
+    @orders.autocomplete("match")
+    async def _match_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await match_choices(self.runtime, str(interaction.user.id), current, PLAYING)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None or message.author.bot or not message.content.strip():
+            return
+        try:
+            text = await self.typed_orders(str(message.author.id), message.content)
+        except (ServiceError, RefusalError) as error:
+            text = f"❌ {error}"
+        except Exception:
+            incident = new_incident_id()
+            log.exception("incident %s: typed orders from %s", incident, message.author.id)
+            text = f"Something went wrong on our side (incident `{incident}`); please try again."
+        for piece in split_text(text, MESSAGE_LIMIT):
+            await message.channel.send(piece)
+
+    async def typed_orders(self, player_id: str, content: str) -> str:
+        """Apply orders typed in a DM and answer with what each line did and the echo."""
+        runtime = self.runtime
+        prefix = MATCH_PREFIX.match(content)
+        if prefix is not None:
+            match_id = int(prefix.group(1))
+            content = content[prefix.end() :]
+        else:
+            mine = await runtime.matches.list_matches(player_id=player_id, statuses=PLAYING)
+            if not mine:
+                raise RefusalError(
+                    "You are in no match in progress. `/match create` in a server starts one."
+                )
+            if len(mine) > 1:
+                listing = ", ".join(f"#{m.id}" for m in mine[:10])
+                raise RefusalError(
+                    f"You are in several matches ({listing}); start the message with the "
+                    f"match number, e.g. `#{mine[0].id} cast Fireball on E5`."
+                )
+            match_id = mine[0].id
+        sheet = await load_sheet(runtime, match_id, player_id)
+        outcome = await apply_text(runtime, sheet, player_id, content)
+        await self._update_dm_sheet(outcome.sheet, player_id)
+        return reply_text(outcome.lines, outcome.sheet)
+
+    async def _update_dm_sheet(self, sheet: Sheet, player_id: str) -> None:
+        """Keep the sheet sent by DM in step with typed orders (when this process sent it)."""
+        where = self.runtime.sheet_messages.get((sheet.match.id, player_id))
+        if where is None or sheet.match.turn != sheet.view.turn:
+            return
+        channel_id, message_id = where
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.DMChannel):
+            return
+        try:
+            message = channel.get_partial_message(message_id)
+            embed = sheet_embed(self.runtime, sheet)
+            old = await message.fetch()
+            if old.embeds and old.embeds[0].footer.text:
+                embed.set_footer(text=old.embeds[0].footer.text)
+            await message.edit(embed=embed, view=sheet_view(self.runtime, sheet))
+        except discord.HTTPException:
+            log.info("could not refresh the DM sheet of %s in match %s", player_id, sheet.match.id)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(OrdersCog(bot))

@@ -1,0 +1,578 @@
+"""The poster: drains the service's outbox into Discord, once each, with retries.
+
+Each announcement carries its outbox key in its first embed's footer. Before a retry the poster
+looks for a message with that key in the target channel, so a crash (or a lost reply) after a
+post but before the outbox heard of it finds the earlier post instead of making a second one.
+Announcements of one match go out in order; different matches are delivered concurrently.
+Images are drawn in worker threads so that the event loop keeps answering interactions.
+Announcements that belong to another cog (league posts) are delivered by what that cog
+registers for their kinds (:meth:`Poster.register`), including the search before a retry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+import discord
+from discord.ext import commands
+
+from cogs.log import LogWriter, public_report
+from cogs.match import JoinButton
+from cogs.runtime import (
+    MatchLike,
+    Runtime,
+    draw_board,
+    draw_replay,
+    mention,
+    runtime_of,
+    side_name,
+    timestamp,
+)
+from cogs.sheet import Sheet, load_sheet, sheet_embed, sheet_image, sheet_view
+from cogs.split import (
+    EMBED_DESCRIPTION_LIMIT,
+    EMBED_TOTAL_LIMIT,
+    add_field_safely,
+    clip,
+    split_text,
+)
+from engine.report import TurnReport
+from service.outbox import PermanentDeliveryError
+
+log = logging.getLogger(__name__)
+
+# Discord's error code for "Cannot send messages to this user" (closed DMs).
+CANNOT_DM = 50007
+UNKNOWN_CHANNEL = 10003
+HISTORY_SCAN = 50
+POLL_SECONDS = 0.5
+CONCURRENT_MATCHES = 16
+CONCURRENT_DMS = 8
+KEY_PREFIX = "key "
+# More frames than this make a replay too large to attach; the last ones matter most.
+REPLAY_FRAMES = 120
+
+Item = Any  # storage.OutboxRecord: cogs read the service's records by their fields
+
+
+class KindDeliverer(Protocol):
+    """The delivery of the announcements a cog owns (registered with :meth:`Poster.register`).
+
+    A cog's announcements need not belong to a match, so the poster leaves finding their place,
+    posting them and recognising an earlier post of them to the cog.
+    """
+
+    async def target(self, item: Item) -> discord.abc.Messageable | None:
+        """Where the item would be posted first, without creating anything (None: nowhere)."""
+        ...
+
+    async def deliver(self, item: Item) -> str:
+        """Post the item; the id of the message that carries its key."""
+        ...
+
+    async def find(self, item: Item) -> str | None:
+        """The id of an earlier post of the item, if there is one."""
+        ...
+
+
+class Poster:
+    """Delivers outbox items; the service's :class:`~service.outbox.Deliverer`."""
+
+    def __init__(self, bot: commands.Bot, runtime: Runtime) -> None:
+        self.bot = bot
+        self.runtime = runtime
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()
+        self._dm_slots = asyncio.Semaphore(CONCURRENT_DMS)
+        self._match_slots = asyncio.Semaphore(CONCURRENT_MATCHES)
+        self._names: dict[str, str] = {}
+        self.delivered = 0
+        self._registered: dict[str, KindDeliverer] = {}
+        self._kinds: dict[str, Callable[[Item], Awaitable[str]]] = {
+            "match_created": self._match_created,
+            "match_cancelled": self._simple(lambda i: "This match was cancelled before it began."),
+            "match_started": self._match_started,
+            "order_sheet": self._order_sheet,
+            "turn_resolved": self._turn_resolved,
+            "match_ended": self._match_ended,
+            "reminder": self._reminder,
+            "grace": self._simple(
+                lambda i: (
+                    f"{side_name(i.payload.get('side'))} ({mention(i.payload.get('player_id'))})"
+                    " gave no orders; the deadline moves once, to "
+                    f"{timestamp(i.payload.get('deadline_at'))}."
+                )
+            ),
+            "draw_offered": self._simple(
+                lambda i: (
+                    f"{mention(i.payload.get('player_id'))} offers a draw. Accept with "
+                    f"`/match draw` or play on."
+                )
+            ),
+            "pause_requested": self._simple(
+                lambda i: (
+                    f"{mention(i.payload.get('player_id'))} asks to pause; `/match pause` "
+                    "from the other player pauses the match."
+                )
+            ),
+            "resume_requested": self._simple(
+                lambda i: (
+                    f"{mention(i.payload.get('player_id'))} asks to resume; `/match resume` "
+                    "from the other player resumes the match."
+                )
+            ),
+            "paused": self._simple(
+                lambda i: (
+                    "The match is paused"
+                    + (" by a moderator" if i.payload.get("moderator") else "")
+                    + "; the deadline is on hold."
+                )
+            ),
+            "resumed": self._simple(
+                lambda i: (
+                    "The match resumes"
+                    + (" (moderator)" if i.payload.get("moderator") else "")
+                    + f"; the deadline is {timestamp(i.payload.get('deadline_at'))}."
+                )
+            ),
+            "extended": self._simple(
+                lambda i: (
+                    f"A moderator extended turn {i.payload.get('turn')} by "
+                    f"{_duration(int(i.payload.get('seconds') or 0))}"
+                    + (
+                        f"; the deadline is now {timestamp(i.payload.get('deadline_at'))}."
+                        if i.payload.get("deadline_at")
+                        else "."
+                    )
+                )
+            ),
+        }
+
+    # -- kinds owned by other cogs
+
+    def register(self, kinds: Iterable[str], deliverer: KindDeliverer) -> None:
+        """Let `deliverer` post, find and place the announcements of `kinds`."""
+        kinds = frozenset(kinds)
+        taken = sorted(k for k in kinds if k in self._kinds or k in self._registered)
+        if taken:
+            raise ValueError(f"the poster delivers these kinds already: {', '.join(taken)}")
+        for kind in kinds:
+            self._registered[kind] = deliverer
+
+    def unregister(self, kinds: Iterable[str]) -> None:
+        for kind in kinds:
+            self._registered.pop(kind, None)
+
+    # -- the loop
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="sanctum-poster")
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        self.runtime.poke()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        await self.bot.wait_until_ready()
+        while not self._stopping.is_set():
+            try:
+                busy = await self.drain_once()
+            except Exception:
+                log.exception("the poster failed; it tries again shortly")
+                busy = 0
+            if busy:
+                continue
+            self.runtime.outbox_ready.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.runtime.outbox_ready.wait(), POLL_SECONDS)
+
+    async def drain_once(self, limit: int = 100) -> int:
+        """Deliver what is due now; returns how many items were claimed."""
+        items = await self.runtime.outbox.claim(limit)
+        by_match: dict[int | None, list[Item]] = defaultdict(list)
+        for item in items:
+            by_match[item.match_id].append(item)
+        await asyncio.gather(*(self._deliver_in_order(group) for group in by_match.values()))
+        return len(items)
+
+    async def _deliver_in_order(self, items: Sequence[Item]) -> None:
+        async with self._match_slots:
+            for item in items:
+                await self._deliver_one(item)
+
+    async def _deliver_one(self, item: Item) -> None:
+        outbox = self.runtime.outbox
+        try:
+            ref = await self.find(item)
+            if ref is None:
+                ref = await self.deliver(item)
+                self.delivered += 1
+        except PermanentDeliveryError as error:
+            log.warning("outbox %s (%s) given up: %s", item.id, item.key, error)
+            await outbox.failed(item, str(error), permanent=True)
+            return
+        except Exception as error:
+            log.warning("outbox %s (%s) failed: %r", item.id, item.key, error, exc_info=True)
+            await outbox.failed(item, repr(error))
+            return
+        await outbox.done(item, ref)
+
+    # -- Deliverer
+
+    async def find(self, item: Item) -> str | None:
+        """The id of an earlier post of this item (only after an earlier attempt)."""
+        if item.attempts <= 1:
+            return None
+        owner = self._registered.get(item.kind)
+        if owner is not None:
+            return await owner.find(item) if await owner.target(item) is not None else None
+        if item.match_id is None:
+            return None
+        channel = await self._target(item, create=False)
+        if channel is None:
+            return None
+        marker = f"{KEY_PREFIX}{item.key}"
+        me = self.bot.user
+        async for message in channel.history(limit=HISTORY_SCAN):
+            if me is not None and message.author.id != me.id:
+                continue
+            for embed in message.embeds:
+                if embed.footer.text and marker in embed.footer.text:
+                    return str(message.id)
+        return None
+
+    async def deliver(self, item: Item) -> str:
+        owner = self._registered.get(item.kind)
+        if owner is not None:
+            return await owner.deliver(item)
+        handler = self._kinds.get(item.kind)
+        if handler is None:
+            raise PermanentDeliveryError(f"no delivery for announcements of kind {item.kind!r}")
+        return await handler(item)
+
+    # -- where things go
+
+    async def _target(self, item: Item, *, create: bool = True) -> discord.abc.Messageable | None:
+        if item.recipient is not None and item.kind in ("order_sheet", "reminder"):
+            return await self._dm(item.recipient, create=create)
+        match = await self.runtime.matches.get_match(item.match_id)
+        return await self._channel(match)
+
+    async def _channel(self, match: MatchLike) -> discord.abc.Messageable:
+        if match.channel_id is None:
+            raise PermanentDeliveryError(f"match {match.id} has no channel")
+        channel_id = int(match.channel_id)
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.NotFound:
+                raise PermanentDeliveryError(f"the channel of match {match.id} is gone") from None
+        if not isinstance(channel, discord.abc.Messageable):
+            raise PermanentDeliveryError(f"the channel of match {match.id} cannot take messages")
+        return channel
+
+    async def _dm(self, user_id: str, *, create: bool = True) -> discord.DMChannel | None:
+        user = self.bot.get_user(int(user_id))
+        if user is None:
+            user = await self.bot.fetch_user(int(user_id))
+        if user.dm_channel is not None:
+            return user.dm_channel
+        return await user.create_dm() if create else None
+
+    async def name_of(self, player_id: str | None) -> str:
+        if player_id is None:
+            return "nobody"
+        cached = self._names.get(player_id)
+        if cached is not None:
+            return cached
+        user = self.bot.get_user(int(player_id))
+        if user is None:
+            try:
+                user = await self.bot.fetch_user(int(player_id))
+            except discord.HTTPException:
+                return f"player {player_id}"
+        self._names[player_id] = user.display_name
+        return user.display_name
+
+    async def side_names(self, match: MatchLike) -> dict[str, str]:
+        return {
+            str(seat.side): await self.name_of(seat.player_id) for seat in match.seats if seat.side
+        }
+
+    # -- posting
+
+    @staticmethod
+    def _keyed(embed: discord.Embed, item: Item, extra: str = "") -> discord.Embed:
+        text = f"{extra} · {KEY_PREFIX}{item.key}" if extra else f"{KEY_PREFIX}{item.key}"
+        embed.set_footer(text=clip(text, 2048))
+        return embed
+
+    def _simple(self, text: Callable[[Item], str]) -> Callable[[Item], Awaitable[str]]:
+        async def post(item: Item) -> str:
+            match = await self.runtime.matches.get_match(item.match_id)
+            channel = await self._channel(match)
+            embed = discord.Embed(description=text(item))
+            message = await channel.send(embed=self._keyed(embed, item, f"match #{match.id}"))
+            return str(message.id)
+
+        return post
+
+    async def _match_created(self, item: Item) -> str:
+        match = await self.runtime.matches.get_match(item.match_id)
+        channel = await self._channel(match)
+        opponent = item.payload.get("opponent_id")
+        embed = discord.Embed(
+            title=f"Match #{match.id}",
+            description=(
+                f"**{await self.name_of(item.payload.get('creator_id'))}** challenges "
+                + (f"**{await self.name_of(opponent)}**" if opponent else "anyone")
+                + f".\nRuleset {match.ruleset}, realm {match.realm}, "
+                f"{_duration(match.turn_seconds)} per turn."
+            ),
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(JoinButton.make(match.id))
+        message = await channel.send(embed=self._keyed(embed, item), view=view)
+        return str(message.id)
+
+    async def _match_started(self, item: Item) -> str:
+        match, view = await self.runtime.view(item.match_id, None)
+        channel = await self._channel(match)
+        names = await self.side_names(match)
+        png = await self.runtime.compute(draw_board, self.runtime.state_doc(match), None, names)
+        sides = "\n".join(
+            f"{side_name(seat.side)}: **{names.get(str(seat.side), '?')}** ({seat.house})"
+            for seat in sorted(match.seats, key=lambda s: str(s.side) != "red")
+        )
+        embed = discord.Embed(
+            title=f"Match #{match.id} begins",
+            description=(
+                f"{sides}\nInitiative: {side_name(str(view.initiative))}. Turn 1 deadline: "
+                f"{timestamp(item.payload.get('deadline_at'))}.\nEach player gets an order sheet "
+                "by DM; `/orders` here opens it too."
+            ),
+        )
+        embed.set_image(url="attachment://board.png")
+        message = await channel.send(
+            embed=self._keyed(embed, item),
+            file=discord.File(io.BytesIO(png), filename="board.png"),
+        )
+        return str(message.id)
+
+    async def _order_sheet(self, item: Item) -> str:
+        player_id = str(item.recipient)
+        match = await self.runtime.matches.get_match(item.match_id)
+        if match.status not in ("active", "paused") or match.turn != item.payload.get("turn"):
+            return "stale"
+        sheet = await load_sheet(self.runtime, match.id, player_id)
+        key = (match.id, player_id)
+        if key in self.runtime.dm_closed:
+            return "dm-closed"
+        try:
+            async with self._dm_slots:
+                channel = await self._dm(player_id)
+                assert channel is not None
+                message = await self._send_sheet(channel, sheet, item)
+        except discord.Forbidden as error:
+            if error.code != CANNOT_DM:
+                raise
+            await self._dms_closed(match, player_id)
+            return "dm-closed"
+        self.runtime.sheet_messages[key] = (message.channel.id, message.id)
+        return str(message.id)
+
+    async def _send_sheet(
+        self, channel: discord.abc.Messageable, sheet: Sheet, item: Item
+    ) -> discord.Message:
+        embed = sheet_embed(self.runtime, sheet)
+        footer = embed.footer.text or ""
+        self._keyed(embed, item, footer)
+        return await channel.send(
+            embed=embed,
+            file=await sheet_image(self.runtime, sheet),
+            view=sheet_view(self.runtime, sheet),
+        )
+
+    async def _dms_closed(self, match: MatchLike, player_id: str) -> None:
+        """Tell the player once, in the thread, to use /orders there."""
+        self.runtime.dm_closed.add((match.id, player_id))
+        channel = await self._channel(match)
+        key = f"match:{match.id}:dm-closed:{player_id}"
+        marker = f"{KEY_PREFIX}{key}"
+        async for message in channel.history(limit=HISTORY_SCAN):
+            if any(marker in (e.footer.text or "") for e in message.embeds):
+                return
+        embed = discord.Embed(
+            description=(
+                f"{mention(player_id)}, I cannot send you direct messages, so your order sheet "
+                "lives here: use `/orders` in this thread each turn (only you see it)."
+            )
+        )
+        embed.set_footer(text=marker)
+        await channel.send(
+            content=mention(player_id),
+            embed=embed,
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+
+    async def _reminder(self, item: Item) -> str:
+        player_id = str(item.recipient)
+        match = await self.runtime.matches.get_match(item.match_id)
+        if match.status != "active" or match.turn != item.payload.get("turn"):
+            return "stale"
+        given = (
+            "Your orders are given but not confirmed"
+            if item.payload.get("has_orders")
+            else ("You have given no orders yet")
+        )
+        embed = discord.Embed(
+            title=f"Match #{match.id}, turn {match.turn}",
+            description=f"{given}; the deadline is {timestamp(item.payload.get('deadline_at'))}.",
+        )
+        self._keyed(embed, item)
+        if (match.id, player_id) not in self.runtime.dm_closed:
+            try:
+                async with self._dm_slots:
+                    channel = await self._dm(player_id)
+                    assert channel is not None
+                    message = await channel.send(embed=embed)
+                return str(message.id)
+            except discord.Forbidden as error:
+                if error.code != CANNOT_DM:
+                    raise
+                await self._dms_closed(match, player_id)
+        thread = await self._channel(match)
+        message = await thread.send(
+            content=mention(player_id),
+            embed=embed,
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        return str(message.id)
+
+    async def _turn_resolved(self, item: Item) -> str:
+        turn = int(item.payload["turn"])
+        match = await self.runtime.matches.get_match(item.match_id)
+        record = await self.runtime.matches.history(match.id, turn)
+        report = public_report(TurnReport.from_dict(record.report), self.runtime.content)
+        names = await self.side_names(match)
+        png = await self.runtime.compute(draw_board, record.state, record.report, names)
+        writer = LogWriter(self.runtime.content, names)
+        embed = discord.Embed(
+            title=f"Match #{match.id} · turn {turn} resolved",
+            description="\n".join(writer.summary(report)),
+        )
+        cause = "both players confirmed" if record.cause == "confirmed" else "the deadline passed"
+        no_shows = item.payload.get("no_shows") or []
+        absent = ", ".join(
+            f"{side_name(n.get('side'))} ({names.get(str(n.get('side')), '?')})" for n in no_shows
+        )
+        add_field_safely(embed, "Why now", cause + (f"; no orders from {absent}" if absent else ""))
+        next_turn = item.payload.get("next_turn")
+        if next_turn is not None:
+            add_field_safely(
+                embed,
+                "Next",
+                f"turn {next_turn}, deadline {timestamp(item.payload.get('deadline_at'))}",
+            )
+        self._keyed(embed, item)
+        files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
+        embed.set_image(url=f"attachment://turn-{turn}.png")
+        log_text = "\n".join(writer.lines(report)) or "Nothing happened."
+        embeds = [embed]
+        pages = split_text(log_text, EMBED_DESCRIPTION_LIMIT)
+        if len(pages) == 1 and len(embed) + len(pages[0]) + 20 <= EMBED_TOTAL_LIMIT:
+            embeds.append(discord.Embed(title=f"Turn {turn} log", description=pages[0]))
+        else:
+            # One post per turn: a long log travels as a file, its beginning shown inline.
+            head = clip(log_text, min(1500, EMBED_TOTAL_LIMIT - len(embed) - 40))
+            embeds.append(
+                discord.Embed(title=f"Turn {turn} log (full log attached)", description=head)
+            )
+            files.append(
+                discord.File(io.BytesIO(log_text.encode()), filename=f"turn-{turn}-log.txt")
+            )
+        channel = await self._channel(match)
+        message = await channel.send(embeds=embeds, files=files)
+        return str(message.id)
+
+    async def _match_ended(self, item: Item) -> str:
+        match = await self.runtime.matches.get_match(item.match_id, with_state=True)
+        names = await self.side_names(match)
+        winner = item.payload.get("winner")
+        reason = item.payload.get("reason") or match.end_reason or "the game ended"
+        if winner:
+            result = f"**{side_name(winner)}** ({names.get(winner, '?')}) wins"
+        else:
+            result = "**A draw**"
+        embed = discord.Embed(
+            title=f"Match #{match.id} is over",
+            description=f"{result} — {reason}, turn {match.turn}.",
+        )
+        files: list[discord.File] = []
+        if match.state is not None:
+            png = await self.runtime.compute(draw_board, match.state, None, names)
+            files.append(discord.File(io.BytesIO(png), filename="final.png"))
+            embed.set_image(url="attachment://final.png")
+            replay = await self._replay(match, names)
+            if replay is not None:
+                files.append(discord.File(io.BytesIO(replay), filename=f"match-{match.id}.gif"))
+                add_field_safely(embed, "Replay", f"match-{match.id}.gif, one frame per turn")
+        self._keyed(embed, item)
+        channel = await self._channel(match)
+        message = await channel.send(embed=embed, files=files)
+        return str(message.id)
+
+    async def _replay(self, match: MatchLike, names: dict[str, str]) -> bytes | None:
+        records = await self.runtime.matches.turns(match.id)
+        full = await self.runtime.matches.get_match(match.id, with_state=True)
+        initial = getattr(full, "initial_state", None)
+        if initial is None:
+            return None
+        frames: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(initial, None)]
+        frames += [(record.state, record.report) for record in records[-REPLAY_FRAMES:]]
+        return await self.runtime.compute(draw_replay, frames, names)
+
+
+def _duration(seconds: int) -> str:
+    if seconds % 86400 == 0:
+        return f"{seconds // 86400} day(s)"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} hour(s)"
+    if seconds % 60 == 0:
+        return f"{seconds // 60} minute(s)"
+    return f"{seconds} second(s)"
+
+
+def poster_of(bot: commands.Bot) -> Poster | None:
+    """The loaded poster, for cogs that register their announcements with it."""
+    poster: Poster | None = getattr(bot.get_cog("PosterCog"), "poster", None)
+    return poster
+
+
+class PosterCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.poster = Poster(bot, runtime_of(bot))
+
+    async def cog_load(self) -> None:
+        self.poster.start()
+
+    async def cog_unload(self) -> None:
+        await self.poster.stop()
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(PosterCog(bot))

@@ -1,0 +1,287 @@
+"""What every cog shares: the services, the content, per-player views, and a few Discord facts.
+
+The bot builds one :class:`Runtime` at start-up; cogs reach it with :func:`runtime_of`. Cogs read
+the game only as a side's :class:`~engine.view.PlayerView` (or the public view), so nothing they
+post can show what that side may not see (G12).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+import discord
+from discord.ext import commands
+
+from engine.content import Content, load_content
+from engine.coords import Coord
+from engine.legal import castable, legal_moves, trainable
+from engine.orders import Orders, Target, TrainOrder
+from engine.report import TurnReport
+from engine.state import GameState, Side
+from engine.view import PlayerView, view_for
+from render.board import render_board
+from render.replay import render_replay
+from render.sheet import render_order_sheet
+from service.decks import DeckService
+from service.errors import NotYourMatchError
+from service.matches import MatchService
+from service.outbox import Outbox
+
+log = logging.getLogger(__name__)
+
+# Parsed states kept in memory: a state changes only when a turn resolves, so (match, turn)
+# names it, and reading one JSON document per click would dominate the cost of a click.
+STATE_CACHE_SIZE = 512
+
+T = TypeVar("T")
+
+
+class SeatLike(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def player_id(self) -> str | None: ...
+    @property
+    def side(self) -> str | None: ...
+    @property
+    def house(self) -> str | None: ...
+    @property
+    def deck_id(self) -> int | None: ...
+
+
+class MatchLike(Protocol):
+    """The fields of a match record the cogs read."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def guild_id(self) -> str | None: ...
+    @property
+    def channel_id(self) -> str | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def deadline_at(self) -> int | None: ...
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def realm(self) -> str: ...
+    @property
+    def turn_seconds(self) -> int: ...
+    @property
+    def winner(self) -> str | None: ...
+    @property
+    def result(self) -> str | None: ...
+    @property
+    def end_reason(self) -> str | None: ...
+    @property
+    def created_by(self) -> str: ...
+    @property
+    def seats(self) -> Sequence[SeatLike]: ...
+    @property
+    def state(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What a side may order this turn, for the sheet's menus (engine.legal)."""
+
+    casts: dict[int, list[Target]]
+    moves: dict[int, list[Coord]]
+    trains: dict[Coord, list[TrainOrder]]
+
+
+# -- work for the worker processes. They take and return plain documents: pickling the engine's
+# frozen records costs the event loop more than the worker saves it.
+
+
+def compute_legal(state_doc: dict[str, Any], side: str) -> Legal:
+    """What ``side`` may order in the state (with the shipped content)."""
+    state = GameState.from_dict(state_doc)
+    who = Side(side)
+    return Legal(castable(state, who), legal_moves(state, who), trainable(state, who))
+
+
+def draw_board(
+    state_doc: dict[str, Any],
+    report_doc: dict[str, Any] | None = None,
+    names: dict[str, str] | None = None,
+) -> bytes:
+    """The public board of the state, with a turn report's overlay when given."""
+    from cogs.log import public_report
+
+    content = load_content()
+    view = view_for(GameState.from_dict(state_doc), None, content)
+    report = None
+    if report_doc is not None:
+        report = public_report(TurnReport.from_dict(report_doc), content)
+    return render_board(view, report, names=names)
+
+
+def draw_sheet(state_doc: dict[str, Any], side: str, orders_doc: dict[str, Any]) -> bytes:
+    """The private image of ``side``'s order sheet."""
+    view = view_for(GameState.from_dict(state_doc), Side(side), load_content())
+    return render_order_sheet(view, Orders.from_dict(orders_doc))
+
+
+def draw_replay(
+    frames: list[tuple[dict[str, Any], dict[str, Any] | None]], names: dict[str, str]
+) -> bytes:
+    """An animated replay from (state, report of the turn that led to it) documents."""
+    from cogs.log import public_report
+
+    content = load_content()
+    views = []
+    for state_doc, report_doc in frames:
+        view = view_for(GameState.from_dict(state_doc), None, content)
+        report = None
+        if report_doc is not None:
+            report = public_report(TurnReport.from_dict(report_doc), content)
+        views.append((view, report))
+    return render_replay(views, names=names)
+
+
+def seat_of(match: MatchLike, player_id: str) -> SeatLike | None:
+    return next((s for s in match.seats if s.player_id == player_id), None)
+
+
+def player_for_side(match: MatchLike, side: str) -> str | None:
+    return next((s.player_id for s in match.seats if s.side == side), None)
+
+
+@dataclass
+class Runtime:
+    """The services and shared caches of one running bot."""
+
+    matches: MatchService
+    decks: DeckService
+    outbox: Outbox
+    content: Content
+    moderator_role: str | None = None
+    default_turn_hours: float = 24.0
+    # Wakes the poster when an action has queued announcements, instead of waiting for a poll.
+    outbox_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _states: OrderedDict[tuple[int, int, bool], tuple[dict[str, Any], GameState]] = field(
+        default_factory=OrderedDict
+    )
+    _legal: OrderedDict[tuple[int, int, str], Legal] = field(default_factory=OrderedDict)
+    # (match id, player id) -> (channel id, message id) of the sheet last sent by DM.
+    sheet_messages: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    # Players whose DMs are closed, per match, already told once to use /orders.
+    dm_closed: set[tuple[int, str]] = field(default_factory=set)
+    # Called with the latency of every interaction acknowledgement (the benchmark listens).
+    ack_listeners: list[Callable[[float], None]] = field(default_factory=list)
+    # Worker processes for drawing and rule queries; None runs them in threads. Either way the
+    # event loop never does the work itself, and processes also keep it clear of the GIL.
+    pool: Executor | None = None
+
+    async def compute(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` away from the event loop (module-level functions only)."""
+        call = functools.partial(fn, *args, **kwargs)
+        if self.pool is None:
+            return await asyncio.to_thread(call)
+        return await asyncio.get_running_loop().run_in_executor(self.pool, call)
+
+    def poke(self) -> None:
+        self.outbox_ready.set()
+
+    def _state_key(self, match: MatchLike) -> tuple[int, int, bool]:
+        # Within a turn only the end of the match (a concession, a draw) changes the state.
+        return (match.id, match.turn, match.status == "ended")
+
+    def state_of(self, match: MatchLike) -> GameState:
+        """The match's current state; ``match`` must carry it unless it is cached."""
+        return self._cached(match)[1]
+
+    def state_doc(self, match: MatchLike) -> dict[str, Any]:
+        """The same state as its stored document (what worker processes are given)."""
+        return self._cached(match)[0]
+
+    def _cached(self, match: MatchLike) -> tuple[dict[str, Any], GameState]:
+        key = self._state_key(match)
+        cached = self._states.get(key)
+        if cached is not None:
+            self._states.move_to_end(key)
+            return cached
+        if match.state is None:
+            raise ValueError(f"match {match.id} was read without its state")
+        entry = (match.state, GameState.from_dict(match.state))
+        self._states[key] = entry
+        if len(self._states) > STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
+        return entry
+
+    async def view(self, match_id: int, player_id: str | None) -> tuple[MatchLike, PlayerView]:
+        """The match and ``player_id``'s view of it (None: the public view of a spectator)."""
+        match = await self.matches.get_match(match_id)
+        side: Side | None = None
+        if player_id is not None:
+            seat = seat_of(match, player_id)
+            if seat is None:
+                raise NotYourMatchError(f"You are not playing in match #{match_id}.")
+            side = Side(seat.side) if seat.side else None
+        if match.status in ("open", "cancelled"):
+            raise ValueError(f"match {match_id} has not started")
+        if self._state_key(match) not in self._states:
+            # The state document is large: read it once per turn, not once per click.
+            match = await self.matches.get_match(match_id, with_state=True)
+        return match, view_for(self.state_of(match), side, self.content)
+
+    async def legal(self, match: MatchLike, side: str) -> Legal:
+        """``side``'s legal orders in the match's current turn, computed once per turn."""
+        key = (match.id, match.turn, side)
+        cached = self._legal.get(key)
+        if cached is not None:
+            return cached
+        # Trying every target of every card takes long enough to stall other players' clicks.
+        legal = await self.compute(compute_legal, self.state_doc(match), side)
+        self._legal[key] = legal
+        if len(self._legal) > STATE_CACHE_SIZE:
+            self._legal.popitem(last=False)
+        return legal
+
+    async def orders_of(self, match_id: int, player_id: str) -> tuple[Orders, bool]:
+        record = await self.matches.current_orders(match_id, player_id)
+        if record is None:
+            return Orders(), False
+        doc = {k: v for k, v in record.orders.items() if k != "confirmed"}
+        return Orders.from_dict(doc), record.confirmed
+
+
+def runtime_of(bot: commands.Bot) -> Runtime:
+    runtime = getattr(bot, "runtime", None)
+    if not isinstance(runtime, Runtime):
+        raise RuntimeError("the bot has no runtime; MatchBot.setup_hook builds it")
+    return runtime
+
+
+def is_moderator(interaction: discord.Interaction, role_name: str | None) -> bool:
+    """Manage Server, or the configured moderator role (BOT.md: who runs admin commands)."""
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    if member.guild_permissions.manage_guild:
+        return True
+    return role_name is not None and any(role.name == role_name for role in member.roles)
+
+
+def side_name(side: str | None) -> str:
+    return {"red": "Red", "blue": "Blue"}.get(side or "", "nobody")
+
+
+def mention(player_id: str | None) -> str:
+    return f"<@{player_id}>" if player_id else "an open seat"
+
+
+def timestamp(ms: int | None, style: str = "R") -> str:
+    """A Discord timestamp, shown in each reader's own time zone."""
+    return "no deadline" if ms is None else f"<t:{ms // 1000}:{style}>"
