@@ -22,8 +22,8 @@ from tests.service.matchkit import discard_orders, player_on, started_match
 
 pytestmark = pytest.mark.slow
 
-# 500 per database, 1,000 per run; SANCTUM_RACE_TRIALS raises it for a longer soak.
-TRIALS = int(os.environ.get("SANCTUM_RACE_TRIALS", "500"))
+# 1,000 per database; SANCTUM_RACE_TRIALS changes it for a longer soak or a quick look.
+TRIALS = int(os.environ.get("SANCTUM_RACE_TRIALS", "1000"))
 
 
 async def yields(rng: random.Random) -> None:
