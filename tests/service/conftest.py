@@ -1,34 +1,10 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from service.clock import ManualClock
 from service.matches import MatchService
 from storage import Store
-from tests.storage.backends import BACKENDS, database_url
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-async def db_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
-    async with database_url(backend, tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Store]:
-    opened = await Store.open(db_url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 @pytest.fixture

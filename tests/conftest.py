@@ -1,3 +1,5 @@
+"""Fixtures shared by the storage and service tests: each runs on SQLite and on PostgreSQL."""
+
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
