@@ -102,6 +102,13 @@ def _cast(verb: str) -> Callable[[LogWriter, Event], str]:
     return write
 
 
+def _trainee(event: Event) -> str:
+    kind = str(event.get("trained_as"))
+    if kind == "mana":
+        return f"a novice for {event.get('mana_type')} mana"
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
 _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "spell_executed": _cast("cast"),
     "spell_squandered": _cast("squandered"),
@@ -146,11 +153,7 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "group_created": lambda log, e: (
         f"{log.who(e.get('side'))} group {e.get('group')} appears on {e.get('at')}"
     ),
-    "trained": lambda log, e: (
-        f"{log.who(e.get('side'))} trained a {e.get('trained_as')}"
-        + (f" ({e.get('mana_type')})" if e.get("mana_type") else "")
-        + f" at {e.get('at')}"
-    ),
+    "trained": lambda log, e: f"{log.who(e.get('side'))} trained {_trainee(e)} at {e.get('at')}",
     "discarded": lambda log, e: f"{log.who(e.get('side'))} discarded {log.spell(e.get('spell'))}",
     "order_refused": lambda log, e: (
         f"{log.who(e.get('side'))}'s order was refused: {e.get('message')}"

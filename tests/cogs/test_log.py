@@ -27,6 +27,8 @@ def test_events_read_as_sentences_with_player_names() -> None:
                 structure=1,
                 trained_as="swordsman",
             ),
+            Event.make("trained", at="D4", mana_type=None, side="red", trained_as="archer"),
+            Event.make("trained", at="D4", mana_type="order", side="blue", trained_as="mana"),
             Event.make(
                 "captured",
                 at="D7",
@@ -53,6 +55,8 @@ def test_events_read_as_sentences_with_player_names() -> None:
     assert lines == [
         "Red (Alice) group 12 moved D4 → D5",
         "Red (Alice) trained a swordsman at D4",
+        "Red (Alice) trained an archer at D4",
+        "Blue (Bob) trained a novice for order mana at D4",
         "Red (Alice) captured the town on D7",
         "Blue (Bob) archer 8 died on F7 (killed)",
         "Blue (Bob) cast Fireball on group 17",
