@@ -20,8 +20,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from ai import LEVELS, Level, choose_orders
+from engine.content import load_content
 from engine.orders import Orders
-from engine.state import RULESETS
+from engine.setup import default_deck
+from engine.state import RULESETS, GameState, Side
+from engine.view import view_for
 from service import engine_bridge as eb
 from service import export
 from service.clock import Clock, to_ms
@@ -34,6 +38,7 @@ from service.errors import (
     NotFoundError,
     NotYourMatchError,
     NotYourTurnError,
+    ServiceError,
     WrongStateError,
 )
 from storage import ConflictError, MatchRecord, OrdersRecord, Session, Store, TurnRecord
@@ -52,6 +57,24 @@ MIN_TURN_SECONDS = 1
 MAX_TURN_SECONDS = 14 * 24 * 3600
 # After a resume, players get at least this long (or a whole turn, if shorter) to finish.
 MIN_RESUME_SECONDS = 3600
+# A seat whose player id is this prefix and a level of `ai.LEVELS` is played by the computer.
+COMPUTER_PREFIX = "computer:"
+COMPUTER_LEVELS: tuple[str, ...] = LEVELS
+
+
+def computer_level(player_id: str | None) -> Level | None:
+    """The level of a computer player's id; None for a human (or an open seat)."""
+    if player_id is None or not player_id.startswith(COMPUTER_PREFIX):
+        return None
+    level = player_id.removeprefix(COMPUTER_PREFIX)
+    for known in LEVELS:
+        if level == known:
+            return known
+    return None
+
+
+def is_computer(player_id: str | None) -> bool:
+    return player_id is not None and player_id.startswith(COMPUTER_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +234,8 @@ class MatchService:
 
     async def _after_resolution(self, match: MatchRecord, result: ResolvedTurn, now: int) -> None:
         self._notify(match, result.deadline_at)
+        if not result.ended:
+            await self._play_computers(match.id)
         if result.ended:
             assert result.end_reason is not None
             await self._tell_ended(
@@ -314,6 +339,12 @@ class MatchService:
             raise WrongStateError("A turn lasts between one second and two weeks.")
         if opponent_id == creator_id:
             raise NotAllowedError("You cannot play against yourself.")
+        if is_computer(creator_id):
+            raise NotAllowedError("A computer player cannot create a match.")
+        level = computer_level(opponent_id)
+        if is_computer(opponent_id) and level is None:
+            raise WrongStateError(f"Unknown computer level; choose one of {', '.join(LEVELS)}.")
+        seed = secrets.randbits(62) if seed is None else seed
         if no_show_limit < 0 or grace_seconds < 0:
             raise WrongStateError("The no-show limit and the grace time cannot be negative.")
         points = DEFAULT_REMINDERS if reminders is None else tuple(reminders)
@@ -333,7 +364,7 @@ class MatchService:
                 realm=realm,
                 board=board,
                 symmetric=symmetric,
-                seed=secrets.randbits(62) if seed is None else seed,
+                seed=seed,
                 turn_seconds=turn_seconds,
                 no_show_limit=no_show_limit,
                 grace_seconds=grace_seconds,
@@ -341,7 +372,15 @@ class MatchService:
                 now=now,
             )
             await s.insert_seat(match_id, 0, creator_id, deck_id, house, spells)
-            await s.insert_seat(match_id, 1, opponent_id, None, None, None)
+            if level is None:
+                await s.insert_seat(match_id, 1, opponent_id, None, None, None)
+            else:
+                # The computer takes a house from the match seed and that house's default deck.
+                content = load_content()
+                ai_house = random.Random(f"{seed}:house").choice(sorted(content.houses))
+                await s.insert_seat(
+                    match_id, 1, opponent_id, None, ai_house, default_deck(ai_house, content)
+                )
             match = await self._load(s, match_id)
             await self._announce(
                 s,
@@ -368,6 +407,8 @@ class MatchService:
             match = await self._load(s, match_id)
             if match.status != "open":
                 raise WrongStateError(f"Match #{match_id} is not open for joining.")
+            if is_computer(player_id):
+                raise NotAllowedError("A computer player only takes the seat it was created for.")
             if match.seat_of(player_id) is not None and match.seats[1].player_id != player_id:
                 raise WrongStateError(f"You are already in match #{match_id}.")
             seat = match.seats[1]
@@ -460,6 +501,8 @@ class MatchService:
                 sides={sides[x.seat]: x.player_id for x in match.seats},
             )
             for seat in started.seats:
+                if is_computer(seat.player_id):
+                    continue
                 await self._announce(
                     s,
                     f"match:{match_id}:turn:{turn}:sheet:{seat.side}",
@@ -472,6 +515,7 @@ class MatchService:
                     deadline_at=deadline,
                 )
         self._notify(started, deadline)
+        await self._play_computers(match_id)
         return started
 
     # --- orders -----------------------------------------------------------------------------
@@ -571,6 +615,31 @@ class MatchService:
             await s.set_confirmed(match_id, match.turn, seat.side, False, now)
             await s.update_match(match_id)
 
+    async def _play_computers(self, match_id: int) -> None:
+        """Give and confirm the orders of the match's computer seats for the open turn.
+
+        Called whenever a turn opens; a seat that already confirmed this turn is left alone, so
+        a repeated call does nothing."""
+        match = await self.get_match(match_id, with_state=True)
+        if match.status != "active" or match.state is None:
+            return
+        for seat in match.seats:
+            level = computer_level(seat.player_id)
+            if level is None or seat.side is None or seat.player_id is None:
+                continue
+            current = await self.current_orders(match_id, seat.player_id)
+            if current is not None and current.confirmed:
+                continue
+            view = view_for(GameState.from_dict(match.state), Side(seat.side))
+            rng = random.Random(f"{match.seed}:{match.turn}:{seat.side}")
+            orders = await asyncio.to_thread(choose_orders, view, level, rng)
+            try:
+                await self.submit_orders(match_id, seat.player_id, orders, turn=match.turn)
+                await self.confirm(match_id, seat.player_id, turn=match.turn)
+            except ServiceError:
+                # The turn moved on (resolved, paused, ended) while the computer thought.
+                log.info("computer orders for match %s turn %s dropped", match_id, match.turn)
+
     # --- resolution -------------------------------------------------------------------------
 
     def _cause(
@@ -633,7 +702,10 @@ class MatchService:
         new_state: JsonDict,
         report: JsonDict,
     ) -> _Plan:
-        no_shows = tuple(side for side in SIDES if gave_nothing(orders.get(side)))
+        computers = {s.side for s in match.seats if is_computer(s.player_id)}
+        no_shows = tuple(
+            side for side in SIDES if side not in computers and gave_nothing(orders.get(side))
+        )
         docs = self._order_docs(orders)
         return _Plan(match, match.version, cause, docs, no_shows, new_state, report)
 
@@ -781,6 +853,8 @@ class MatchService:
             await self._announce_end(s, match, now, final.winner, final.end_reason)
         else:
             for seat in match.seats:
+                if is_computer(seat.player_id):
+                    continue
                 await self._announce(
                     s,
                     f"match:{match.id}:turn:{final.next_turn}:sheet:{seat.side}",
@@ -932,7 +1006,11 @@ class MatchService:
                 return 0
             orders = await s.get_orders(match_id, turn)
             for seat in match.seats:
-                if seat.side is None or (seat.side in orders and orders[seat.side].confirmed):
+                if (
+                    seat.side is None
+                    or is_computer(seat.player_id)
+                    or (seat.side in orders and orders[seat.side].confirmed)
+                ):
                     continue
                 await self._announce(
                     s,
