@@ -25,6 +25,7 @@ from cogs.runtime import (
 from cogs.split import clip, paged_embeds
 from engine.spells.vocab import HOUSES
 from engine.state import RULESETS
+from service.matches import COMPUTER_LEVELS, COMPUTER_PREFIX, is_computer
 
 JOIN_TEMPLATE = r"sanctum:join:(?P<match>\d{1,20}):(?P<turn>0)"
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
@@ -71,7 +72,9 @@ async def match_choices(
 
 async def start_if_ready(runtime: Runtime, match: MatchLike, player_id: str) -> MatchLike:
     """Start the match once both seats have a player and a deck."""
-    if match.status == "open" and all(s.player_id and s.deck_id for s in match.seats):
+    if match.status == "open" and all(
+        s.player_id and (s.deck_id or is_computer(s.player_id)) for s in match.seats
+    ):
         match = await runtime.matches.start_match(match.id, player_id)
         runtime.poke()
     return match
@@ -157,6 +160,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @app_commands.guild_only()
     @app_commands.describe(
         opponent="Who you challenge (leave empty for an open seat anyone may take)",
+        computer="Play the computer at this level instead of a person",
         deck="Your deck (or a ready-made starter deck)",
         ruleset="classic, or duel (magic dice)",
         realm="The land the board is drawn from",
@@ -165,6 +169,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @app_commands.choices(
         ruleset=[app_commands.Choice(name=r, value=r) for r in RULESETS],
         realm=[app_commands.Choice(name=r.replace("_", " ").title(), value=r) for r in REALMS],
+        computer=[app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS],
     )
     async def create(  # noqa: PLR0917 (slash command options are positional)
         self,
@@ -174,10 +179,18 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         ruleset: str = "classic",
         realm: str = "veldt",
         turn_hours: app_commands.Range[float, 0.0167, 336.0] | None = None,
+        computer: str | None = None,
     ) -> None:
+        if opponent is not None and computer is not None:
+            # Refused before the public "thinking" reply, so only the player sees it.
+            await interaction.response.send_message(
+                "Choose either an opponent or the computer, not both.", ephemeral=True
+            )
+            return
         await interaction.response.defer(thinking=True)
         runtime = self.runtime
         player = str(interaction.user.id)
+        rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
         if opponent is not None and opponent.bot:
             raise RefusalError("Bots cannot play; challenge a person or leave the seat open.")
         channel = interaction.channel
@@ -187,7 +200,13 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             raise RefusalError("Create matches in a text channel, where a thread can be opened.")
         deck_id = await resolve_deck(runtime, player, deck)
         hours = turn_hours if turn_hours is not None else runtime.default_turn_hours
-        rival = opponent.display_name if opponent else "open seat"
+        rival = (
+            opponent.display_name
+            if opponent
+            else f"the computer ({computer})"
+            if computer
+            else "open seat"
+        )
         title = f"{interaction.user.display_name} vs {rival}"
         thread = await channel.create_thread(
             name=clip(title, 100),
@@ -198,7 +217,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             match = await runtime.matches.create_match(
                 player,
                 deck_id=deck_id,
-                opponent_id=str(opponent.id) if opponent else None,
+                opponent_id=str(opponent.id) if opponent else rival_id,
                 ruleset=ruleset,
                 realm=realm,
                 turn_seconds=max(1, round(hours * 3600)),
@@ -213,11 +232,33 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await thread.add_user(interaction.user)
         if opponent is not None:
             await thread.add_user(opponent)
+        if computer is not None:
+            await self._start_against_computer(interaction, match, thread, deck_id)
+            return
         who = mention(str(opponent.id)) if opponent else "Anyone"
         await interaction.followup.send(
             f"Match #{match.id} is in {thread.mention}. {who} can join there with the Join "
             f"button or `/match join match:{match.id}`."
             + ("" if deck_id else " Pick your deck with `/match deck` before it starts.")
+        )
+
+    async def _start_against_computer(
+        self,
+        interaction: discord.Interaction,
+        match: MatchLike,
+        thread: discord.Thread,
+        deck_id: int | None,
+    ) -> None:
+        if deck_id is None:
+            await interaction.followup.send(
+                f"Match #{match.id} against the computer is in {thread.mention}. Pick your deck "
+                "with `/match deck`; it starts then."
+            )
+            return
+        await start_if_ready(self.runtime, match, str(interaction.user.id))
+        await interaction.followup.send(
+            f"Match #{match.id} against the computer is in {thread.mention} and has begun. "
+            "Your order sheet comes by DM."
         )
 
     @app_commands.command(name="join", description="Join an open match")

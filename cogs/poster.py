@@ -43,6 +43,7 @@ from cogs.split import (
     split_text,
 )
 from engine.report import TurnReport
+from service.matches import computer_level
 from service.outbox import PermanentDeliveryError
 
 log = logging.getLogger(__name__)
@@ -295,6 +296,9 @@ class Poster:
     async def name_of(self, player_id: str | None) -> str:
         if player_id is None:
             return "nobody"
+        level = computer_level(player_id)
+        if level is not None:
+            return f"the computer ({level})"
         cached = self._names.get(player_id)
         if cached is not None:
             return cached
