@@ -538,6 +538,24 @@ class LeagueQueries:
             for r in rows
         ]
 
+    async def _seat_facts(self, match_ids: list[int]) -> dict[int, list[MatchSeatFacts]]:
+        """The seats of each match, in seat order."""
+        marks = ", ".join("?" for _ in match_ids)
+        rows = await self.tx.fetchall(
+            "SELECT match_id, player_id, side, spells IS NOT NULL AS has_deck, "
+            f"turns_with_orders FROM match_players WHERE match_id IN ({marks}) "
+            "ORDER BY match_id, seat",
+            *match_ids,
+        )
+        seats: dict[int, list[MatchSeatFacts]] = {i: [] for i in match_ids}
+        for r in rows:
+            seats[r["match_id"]].append(
+                MatchSeatFacts(
+                    r["player_id"], r["side"], bool(r["has_deck"]), r["turns_with_orders"]
+                )
+            )
+        return seats
+
     async def pending_linked(self, league_id: int) -> list[LinkedMatch]:
         """Games without a result whose match exists, with the match's status and seats."""
         rows = await self.tx.fetchall(
@@ -550,21 +568,7 @@ class LeagueQueries:
         )
         if not rows:
             return []
-        ids = [r["match_id"] for r in rows]
-        marks = ", ".join("?" for _ in ids)
-        seat_rows = await self.tx.fetchall(
-            "SELECT match_id, player_id, side, spells IS NOT NULL AS has_deck, "
-            f"turns_with_orders FROM match_players WHERE match_id IN ({marks}) "
-            "ORDER BY match_id, seat",
-            *ids,
-        )
-        seats: dict[int, list[MatchSeatFacts]] = {i: [] for i in ids}
-        for s in seat_rows:
-            seats[s["match_id"]].append(
-                MatchSeatFacts(
-                    s["player_id"], s["side"], bool(s["has_deck"]), s["turns_with_orders"]
-                )
-            )
+        seats = await self._seat_facts([r["match_id"] for r in rows])
         return [
             LinkedMatch(
                 game=_game(r),
@@ -593,21 +597,7 @@ class LeagueQueries:
         )
         if not rows:
             return []
-        ids = [r["id"] for r in rows]
-        marks = ", ".join("?" for _ in ids)
-        seat_rows = await self.tx.fetchall(
-            "SELECT match_id, player_id, side, spells IS NOT NULL AS has_deck, "
-            f"turns_with_orders FROM match_players WHERE match_id IN ({marks}) "
-            "ORDER BY match_id, seat",
-            *ids,
-        )
-        seats: dict[int, list[MatchSeatFacts]] = {i: [] for i in ids}
-        for x in seat_rows:
-            seats[x["match_id"]].append(
-                MatchSeatFacts(
-                    x["player_id"], x["side"], bool(x["has_deck"]), x["turns_with_orders"]
-                )
-            )
+        seats = await self._seat_facts([r["id"] for r in rows])
         return [
             FinishedMatch(
                 r["id"], r["guild_id"], r["winner"], r["end_reason"], tuple(seats[r["id"]])
