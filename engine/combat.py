@@ -14,12 +14,15 @@ minion able to strike (D-COMBAT-END).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from engine.queries import effective_group
+from engine.queries import effective_stats
 from engine.report import Event
 from engine.state import NEUTRAL, Group, HostRef, Minion
 from engine.world import World
+
+if TYPE_CHECKING:
+    from engine.spells.modifiers import Stats
 
 # Strike events are built slot by slot like Event.raw does, without even its call (the hottest
 # loop of a turn).
@@ -67,19 +70,25 @@ class _Fighter:
         "output",
     )
 
-    def __init__(self, minion: Minion, bonus: tuple[str, int, int] | None) -> None:
+    def __init__(
+        self, minion: Minion, stats: Stats | None, bonus: tuple[str, int, int] | None
+    ) -> None:
         self.id = minion.id
         # The strike events' constant pairs, built once.
         self.as_attacker = ("attacker", minion.id)
         self.as_victim = ("victim", minion.id)
-        self.hp = minion.hp
-        self.max_armor = minion.armor
-        self.armor = minion.armor
-        self.attacks = minion.attacks
-        self.hand = minion.hand
-        self.missile = minion.missile
-        self.level = minion.level
-        self.output = minion.hand + minion.missile
+        if stats is None:
+            self.hp = minion.hp
+            self.max_armor = self.armor = minion.armor
+            self.attacks = minion.attacks
+            self.hand = minion.hand
+            self.missile = minion.missile
+            self.level = minion.level
+        else:
+            max_hp, self.max_armor, self.hand, self.missile, self.attacks, self.level = stats
+            self.armor = self.max_armor
+            self.hp = min(minion.hp, max_hp)
+        self.output = self.hand + self.missile
         self.alive = True
         self.misses = 0
         self.hit_any = False
@@ -131,10 +140,11 @@ def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> 
         return []
     bonuses: dict[str | None, tuple[str, int, int] | None] = {}
     fighters = []
-    for m in effective_group(world, group):
+    per_member = effective_stats(world, group)
+    for index, m in enumerate(group.minions):
         if m.nation not in bonuses:
             bonuses[m.nation] = _bonus(world, m.nation)
-        f = _Fighter(m, bonuses[m.nation])
+        f = _Fighter(m, None if per_member is None else per_member[index], bonuses[m.nation])
         if carried:
             f.misses, f.hit_any = carried.get(m.id, (0, False))
         fighters.append(f)

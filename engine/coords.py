@@ -8,8 +8,8 @@ cheap in the movement and combat loops.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 MAX_SIZE = 26
 _NAME = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
@@ -19,8 +19,7 @@ class CoordError(ValueError):
     """A square name that cannot be read."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Coord:
+class Coord(NamedTuple):
     """One square of the grid; ``x`` is the column, ``y`` the row (0-based)."""
 
     x: int

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
-from engine.state import GameState, Group, HostRef, Minion, Side, Structure
+from engine.state import GameState, Group, Minion, Side, Structure
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.coords import Coord
+    from engine.spells.modifiers import Stats
     from engine.world import World
 
 # "modify" and "aura_modify" split by the stat they change: "moves" (asked by movement) or
@@ -159,81 +160,55 @@ def effective_minion(state: GameState | World, group: Group, minion: Minion) -> 
     return effective(state, group, minion)
 
 
-def effective_group(state: GameState | World, group: Group) -> tuple[Minion, ...]:
-    """Every member with its effective stats (:func:`effective_minion` for the whole group)."""
+def effective_stats(state: GameState | World, group: Group) -> tuple[Stats | None, ...] | None:
+    """Per member, its effective (max_hp, armor, hand, missile, attacks, level) or None when no
+    spell changes them; None for the whole group when no spell can reach it."""
     if _stats_quiet(state, group):
-        return group.minions
-    from engine.spells.modifiers import effective_minion as effective
+        return None
+    from engine.spells.modifiers import effective_stats as stats
 
     if isinstance(state, GameState) or not _stats_cacheable(state):
-        return tuple(effective(state, group, m) for m in group.minions)
-    # Without auras and persistent requirements a minion's effective stats depend only on the
-    # active spells (the cache is emptied when they change), the group's id, square, owner and
-    # structure, the minion's base stats, the spells on the minion itself and which of the
-    # group's spells were cast on it (N12 "members"): not on hit points, so members of one kind
-    # are asked about once, and one fight's losses do not make the next fight ask again.
-    cache = state.stats_cache
+        return stats(state, group)
+    # Without auras and persistent requirements the answer depends only on the active spells (the
+    # cache is emptied when they change), the group's id, square, owner and structure and its
+    # members' ids and base stats: not on hit points, so one fight's losses do not make the next
+    # fight ask again.
     structure = state.structure_at(group.coord)
-    place = (group.id, group.coord, group.owner, None if structure is None else structure.id)
-    reach = state.reach(_spell_ids(state.content, _STATS))
-    hosts = reach.minions if reach is not None else set()
-    members = [
-        cast_on
-        for s in state.spells_on(HostRef.group(group.id))
-        if isinstance(cast_on := s.get("members"), tuple)
-    ]
-    out = []
-    for m in group.minions:
-        own: object = m.id if m.id in hosts else tuple(m.id in ids for ids in members)
-        key = (place, own, m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level)
-        found = cache.get(key)
-        if found is None:
-            e = effective(state, group, m)
-            cache[key] = (
-                e is not m,
-                (e.max_hp, e.armor, e.hand, e.missile, e.attacks, e.level),
-            )
-            out.append(e)
-        elif not found[0]:
-            out.append(m)
-        else:
-            max_hp, armor, hand, missile, attacks, level = found[1]
-            out.append(
-                Minion(
-                    m.id,
-                    m.kind,
-                    m.unit,
-                    m.nation,
-                    min(m.hp, max_hp),
-                    max_hp,
-                    armor,
-                    attacks,
-                    hand,
-                    missile,
-                    level,
-                    m.walks,
-                    m.traits,
-                    m.earned_level,
-                    m.name,
-                )
-            )
-    return tuple(out)
+    key = (
+        group.id,
+        group.coord,
+        group.owner,
+        None if structure is None else structure.id,
+        tuple(
+            (m.id, m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level) for m in group.minions
+        ),
+    )
+    found = state.stats_cache.get(key)
+    if found is None:
+        found = state.stats_cache[key] = stats(state, group)
+    return found
+
+
+def effective_group(state: GameState | World, group: Group) -> tuple[Minion, ...]:
+    """Every member with its effective stats (:func:`effective_minion` for the whole group)."""
+    per_member = effective_stats(state, group)
+    if per_member is None:
+        return group.minions
+    from engine.spells.modifiers import with_stats
+
+    return tuple(
+        m if s is None else with_stats(m, s) for m, s in zip(group.minions, per_member, strict=True)
+    )
 
 
 def _stats_cacheable(world: World) -> bool:
-    """No active aura, and no stat-changing spell whose potency depends on the position (the
-    answer is kept in the cache too, so it is worked out once per set of active spells)."""
-    found = world.stats_cache.get(_CACHEABLE)
-    if found is not None:
-        return found[0]
-    ids = _spell_ids(world.content, _STATS)
-    spells = world.content.spells
-    cacheable = world.reach(_spell_ids(world.content, _AURAS)) is None and not any(
-        s.spell_id in ids and spells[s.spell_id].requires_persistent
-        for s in world.spell_map.values()
-    )
-    world.stats_cache[_CACHEABLE] = (cacheable, ())
-    return cacheable
-
-
-_CACHEABLE: Final = ("cacheable",)
+    """No active aura, and no stat-changing spell whose potency depends on the position (worked
+    out once per set of active spells)."""
+    if world.stats_cacheable is None:
+        ids = _spell_ids(world.content, _STATS)
+        spells = world.content.spells
+        world.stats_cacheable = world.reach(_spell_ids(world.content, _AURAS)) is None and not any(
+            s.spell_id in ids and spells[s.spell_id].requires_persistent
+            for s in world.spell_map.values()
+        )
+    return world.stats_cacheable

@@ -14,7 +14,7 @@ import re
 import sys
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -529,7 +529,7 @@ def _minion(
         values["earned_level"] = bool(m["earned_level"])
     if "name" in m:
         labels.minions[str(m["name"])] = minion_id
-    return replace(base, **values)
+    return base._replace(**values)
 
 
 def _host(reader: _Reader, text: object, labels: Labels, where: str) -> HostRef:

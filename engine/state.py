@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
+from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
 from engine.coords import Coord
 
@@ -224,8 +224,7 @@ class Structure:
 MinionKind: TypeAlias = Literal["recruit", "monster"]
 
 
-@dataclass(frozen=True, slots=True)
-class Minion:
+class Minion(NamedTuple):
     """A recruit or monster with its base (unmodified) stats.
 
     ``hand`` and ``missile`` are damage per hit of each attack mode, ``attacks`` the attacks per
@@ -336,8 +335,7 @@ class Minion:
 MAX_GROUP_SIZE: Final = 8
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(NamedTuple):
     """1-8 minions on one square. ``owner`` fights for it; ``controller`` gives it orders.
 
     Groups are kept in creation order (which is also id order).
@@ -414,8 +412,7 @@ HostKind: TypeAlias = Literal["minion", "group", "square", "structure", "globe"]
 HOST_KINDS: Final = ("minion", "group", "square", "structure", "globe")
 
 
-@dataclass(frozen=True, slots=True)
-class HostRef:
+class HostRef(NamedTuple):
     """What an active spell sits on: a minion, group or structure id, a square, or the globe."""
 
     kind: HostKind
@@ -829,5 +826,8 @@ def evolve(record: _R, **changes: Any) -> _R:
     cls = type(record)
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+        names = _FIELDS[cls] = getattr(cls, "_fields", None) or tuple(
+            f.name
+            for f in fields(cls)  # type: ignore[arg-type]
+        )
     return cls(*[changes[n] if n in changes else getattr(record, n) for n in names])

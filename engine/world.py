@@ -43,6 +43,7 @@ from engine.state import (
 
 if TYPE_CHECKING:
     from engine.content import Content
+    from engine.spells.modifiers import Stats
 
 DeathCause = str  # "killed" (an attacker is to blame), "died", "removed" (digest 8.2)
 DEATH_CAUSES: Final = ("killed", "died", "removed")
@@ -111,7 +112,8 @@ class World:
         self._reach: dict[frozenset[str], Reach | None] = {}
         self._death_ears: tuple[bool, bool] | None = None  # see hears_death()
         # engine.queries keeps effective stats here while the active spells stay the same.
-        self.stats_cache: dict[tuple[object, ...], tuple[bool, tuple[int, ...]]] = {}
+        self.stats_cache: dict[tuple[object, ...], tuple[Stats | None, ...]] = {}
+        self.stats_cacheable: bool | None = None
 
     # ------------------------------------------------------------------ snapshot
 
@@ -746,6 +748,7 @@ class World:
         self._death_ears = None
         if self.stats_cache:
             self.stats_cache = {}
+        self.stats_cacheable = None
 
     def reacts(self, event: str) -> bool:
         """Could any active spell react to ``event``? When not, broadcasting it changes nothing."""
@@ -811,7 +814,11 @@ class World:
 
     def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
         """The host's active spells, oldest first (S9)."""
-        return tuple(self.spell_map[uid] for uid in self._host_index().get(host, ()))
+        uids = self._host_index().get(host)
+        if not uids:
+            return ()
+        spell_map = self.spell_map
+        return tuple([spell_map[uid] for uid in uids])
 
     def touched(self, group: Group) -> bool:
         """Does any active spell reach this group's minions (on them, the group, its square, its

@@ -103,7 +103,7 @@ def _adjust(ctx: EffectContext, effect: Effect) -> None:
             continue
         if stat == "max_hp":
             new_max = max(1, minion.max_hp + amount)
-            minion = replace(minion, max_hp=new_max, hp=min(minion.hp, new_max))
+            minion = minion._replace(max_hp=new_max, hp=min(minion.hp, new_max))
         else:
             minion = with_stats(minion, {stat: max(0, int(getattr(minion, stat)) + amount)})
         ctx.world.update_minion(minion)
@@ -111,8 +111,7 @@ def _adjust(ctx: EffectContext, effect: Effect) -> None:
 
 def with_stats(minion: Minion, stats: dict[str, int]) -> Minion:
     """The minion with some of its integer stats replaced."""
-    return replace(
-        minion,
+    return minion._replace(
         hp=stats.get("hp", minion.hp),
         max_hp=stats.get("max_hp", minion.max_hp),
         armor=stats.get("armor", minion.armor),
@@ -187,7 +186,7 @@ def _unit_minion(ctx: EffectContext, effect: Effect, kind: str, nation: str | No
     if base is not None:
         minion = world.new_minion(unit, nation)
         if p.text("name"):
-            minion = replace(minion, name=p.text("name"))
+            minion = minion._replace(name=p.text("name"))
     else:
         hp = p.num("hp", 1)
         minion = Minion(
@@ -206,8 +205,7 @@ def _unit_minion(ctx: EffectContext, effect: Effect, kind: str, nation: str | No
     }
     if p.get("hp") is not None:
         fields["hp"] = fields["max_hp"] = p.num("hp")
-    minion = replace(
-        with_stats(minion, fields),
+    minion = with_stats(minion, fields)._replace(
         kind="monster" if kind == "monster" else "recruit",
         walks=minion.walks | frozenset(p.texts("walks")),
         traits=minion.traits | frozenset(p.texts("traits")),
@@ -247,7 +245,7 @@ def _create_hero(ctx: EffectContext, effect: Effect) -> None:
     world = ctx.world
     nation = world.content.houses[world.player(ctx.caster).house].nation
     hero = _unit_minion(ctx, effect, "recruit", nation)
-    hero = replace(hero, traits=hero.traits | {"hero"})
+    hero = hero._replace(traits=hero.traits | {"hero"})
     group = world.group_at(aim.coord)
     if group is None:
         world.create_group(ctx.caster, aim.coord, [hero])

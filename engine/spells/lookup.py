@@ -77,7 +77,9 @@ class Lookup:
 
     def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         """The globe's active spells whose id is in ``ids``, in casting order."""
-        key = frozenset({"@globe"}) | ids
+        key = _globe_keys.get(ids)
+        if key is None:
+            key = _globe_keys[ids] = frozenset({"@globe"}) | ids
         found = self._among.get(key)
         if found is None:
             found = self._among[key] = [s for s in self.spells_among(ids) if s.host == GLOBE]
@@ -147,7 +149,9 @@ class WorldLookup(Lookup):
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
-        globe_key = frozenset({"@globe"}) | ids
+        globe_key = _globe_keys.get(ids)
+        if globe_key is None:
+            globe_key = _globe_keys[ids] = frozenset({"@globe"}) | ids
         found = self._among_w.get(globe_key)
         if found is None:
             found = self._among_w[globe_key] = [
@@ -199,9 +203,12 @@ class WorldLookup(Lookup):
 
 
 _generation = [0]
+_globe_keys: dict[frozenset[str], frozenset[str]] = {}  # ids -> the key of their globe selection
 _state_cache: dict[str, tuple[GameState, Lookup]] = {}
 _WORLD: list[type[World] | None] = [None]
-_world_cache: dict[int, tuple[World, WorldLookup]] = {}
+# The last World's view only: a World lives for one turn, and keeping older ones would keep
+# their whole position and report alive.
+_world_cache: dict[str, tuple[World, WorldLookup]] = {}
 
 
 def invalidate() -> None:
@@ -236,13 +243,11 @@ def lookup(source: StateLike | World | Lookup) -> Lookup:
 
         world_class = _WORLD[0] = World
     if isinstance(source, world_class):
-        cached = _world_cache.get(id(source))
+        cached = _world_cache.get("last")
         if cached is not None and cached[0] is source:
             return cached[1]
-        if len(_world_cache) > 8:
-            _world_cache.clear()
         view_w = WorldLookup(source)
-        _world_cache[id(source)] = (source, view_w)
+        _world_cache["last"] = (source, view_w)
         return view_w
     return Lookup(
         groups=source.groups,

@@ -12,9 +12,8 @@ a World brings its own).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.spells.lookup import Lookup, StateLike, lookup
@@ -45,6 +44,7 @@ _continuous: dict[int, tuple[SpellDef, dict[str, tuple[Effect, ...]]]] = {}
 
 
 _with_op: dict[tuple[int, str], tuple[object, frozenset[str]]] = {}
+_with_any: dict[tuple[int, frozenset[str]], tuple[object, frozenset[str]]] = {}
 
 
 def ids_with(content: Content, op: str) -> frozenset[str]:
@@ -60,13 +60,12 @@ def ids_with(content: Content, op: str) -> frozenset[str]:
 
 def ids_with_any(content: Content, ops: frozenset[str]) -> frozenset[str]:
     """Ids of the spells with any of the continuous ``ops`` (cached per catalogue)."""
-    key = "|".join(sorted(ops))
     spells = content.spells
-    cached = _with_op.get((id(spells), key))
+    cached = _with_any.get((id(spells), ops))
     if cached is not None and cached[0] is spells:
         return cached[1]
     found = frozenset().union(*(ids_with(content, op) for op in ops))
-    _with_op[(id(spells), key)] = (spells, found)
+    _with_any[(id(spells), ops)] = (spells, found)
     return found
 
 
@@ -112,12 +111,25 @@ def spells_touching(
 
 
 def _applies(effect: Effect, spell: ActiveSpell, owner: object) -> bool:
-    who = effect.params.text("who", "all")
+    who = _who(effect)
     if who == "friendly":
         return owner == spell.owner
     if who == "enemy":
         return owner != spell.owner
     return True
+
+
+_whos: dict[int, tuple[Effect, str]] = {}
+
+
+def _who(effect: Effect) -> str:
+    """The effect's ``who`` (cached per effect: every modifier asks it)."""
+    cached = _whos.get(id(effect))
+    if cached is not None and cached[0] is effect:
+        return cached[1]
+    who = effect.params.text("who", "all")
+    _whos[id(effect)] = (effect, who)
+    return who
 
 
 def _effects(
@@ -174,33 +186,99 @@ def has_auras(state: StateLike | World | Lookup, content: Content | None = None)
     return bool(auras) and bool(lookup(state).spells_among(auras))
 
 
-def _fold(base: dict[str, int], mods: list[tuple[int, Effect]]) -> dict[str, int]:
-    out = dict(base)
-    ordered = sorted(mods, key=lambda m: m[0])
-    for layer in LAYERS:
-        for _, effect in ordered:
-            p = effect.params
-            if p.text("op", "add") != layer:
-                continue
-            stat = p.text("stat")
-            if stat not in out:
-                continue
-            amount = p.num("amount")
-            if layer == "set":
-                out[stat] = amount
-            elif layer == "add":
-                out[stat] += amount
-            elif layer == "max":
-                out[stat] = min(out[stat], amount)
-            else:
-                out[stat] = max(out[stat], amount)
-    out = {stat: max(0, value) for stat, value in out.items()}
-    if "max_hp" in out:
-        out["max_hp"] = max(1, out["max_hp"])
-    return out
+# One stat change: (layer index, casting order, stat, amount).
+Change = tuple[int, int, str, int]
+Stats = tuple[int, int, int, int, int, int]  # max_hp, armor, hand, missile, attacks, level
+
+_LAYER_INDEX: Final = {layer: index for index, layer in enumerate(LAYERS)}
+_changes: dict[int, tuple[Effect, int, str, int]] = {}
+
+
+def _change(effect: Effect) -> tuple[int, str, int]:
+    """The (layer index, stat, amount) of a ``modify`` or ``aura_modify`` effect, parsed once per
+    effect (an unknown layer is -1 and never applies)."""
+    cached = _changes.get(id(effect))
+    if cached is not None and cached[0] is effect:
+        return cached[1], cached[2], cached[3]
+    p = effect.params
+    layer, stat, amount = _LAYER_INDEX.get(p.text("op", "add"), -1), p.text("stat"), p.num("amount")
+    _changes[id(effect)] = (effect, layer, stat, amount)
+    return layer, stat, amount
+
+
+def _fold(values: list[int], index: dict[str, int], changes: list[Change]) -> None:
+    """Every change to a stat named in ``index`` into ``values``, in layer order, each layer in
+    casting order (a stable sort keeps a spell's own effects in their written order); then the
+    floor of 0."""
+    for layer, _, stat, amount in sorted(changes, key=_layer_and_age):
+        i = index.get(stat)
+        if i is None:
+            continue
+        if layer == 0:
+            values[i] = amount
+        elif layer == 1:
+            values[i] += amount
+        elif layer == 2:
+            values[i] = min(values[i], amount)
+        elif layer == 3:
+            values[i] = max(values[i], amount)
+    for i, value in enumerate(values):
+        if value < 0:
+            values[i] = 0
+
+
+def _layer_and_age(change: Change) -> tuple[int, int]:
+    return change[0], change[1]
 
 
 _MODIFY = frozenset({"modify"})
+
+
+def _stat_changes(pairs: Iterable[tuple[ActiveSpell, Effect]], moves: bool) -> list[Change]:
+    """The changes of ``moves`` alone, or of every other stat."""
+    out = []
+    for spell, effect in pairs:
+        layer, stat, amount = _change(effect)
+        if (stat == "moves") is moves:
+            out.append((layer, spell.uid, stat, amount))
+    return out
+
+
+def with_stats(minion: Minion, stats: Stats) -> Minion:
+    max_hp, armor, hand, missile, attacks, level = stats
+    return Minion(
+        minion.id,
+        minion.kind,
+        minion.unit,
+        minion.nation,
+        min(minion.hp, max_hp),
+        max_hp,
+        armor,
+        attacks,
+        hand,
+        missile,
+        level,
+        minion.walks,
+        minion.traits,
+        minion.earned_level,
+        minion.name,
+    )
+
+
+_STAT_INDEX: Final = {name: index for index, name in enumerate(_STAT_FIELDS)}
+_MOVES_INDEX: Final = {"moves": 0}
+
+
+def _folded(base: Stats, changes: list[Change]) -> Stats:
+    """``base`` (in :data:`Stats` order) with the changes folded in; max_hp at least 1."""
+    values = list(base)
+    _fold(values, _STAT_INDEX, changes)
+    max_hp, armor, hand, missile, attacks, level = values
+    return (max(1, max_hp), armor, hand, missile, attacks, level)
+
+
+def _base(minion: Minion) -> Stats:
+    return (minion.max_hp, minion.armor, minion.hand, minion.missile, minion.attacks, minion.level)
 
 
 def effective_minion(
@@ -209,22 +287,77 @@ def effective_minion(
     """The minion with every active ``modify`` folded in (hp capped by the new maximum)."""
     content = content_of(state, content)
     view = lookup(state)
-    mods = [(s.uid, e) for s, e in _effects(view, group, minion, content, _MODIFY)]
-    mods += [(s.uid, e) for s, e in _auras(view, group, content)]
-    mods = [(uid, e) for uid, e in mods if e.params.text("stat") != "moves"]
-    if not mods:
+    changes = _stat_changes(_effects(view, group, minion, content, _MODIFY), moves=False)
+    changes += _stat_changes(_auras(view, group, content), moves=False)
+    if not changes:
         return minion
-    base = {name: int(getattr(minion, name)) for name in _STAT_FIELDS}
-    out = _fold(base, mods)
-    return replace(
-        minion,
-        hp=min(minion.hp, out["max_hp"]),
-        max_hp=out["max_hp"],
-        armor=out["armor"],
-        hand=out["hand"],
-        missile=out["missile"],
-        attacks=out["attacks"],
-        level=out["level"],
+    return with_stats(minion, _folded(_base(minion), changes))
+
+
+def effective_stats(
+    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+) -> tuple[Stats | None, ...]:
+    """Per member, its effective (max_hp, armor, hand, missile, attacks, level), or None when no
+    spell changes them: :func:`effective_minion` for a whole group, reading the spells the members
+    share (the group's, its square's, structure's, the globe's, auras) once."""
+    content = content_of(state, content)
+    view = lookup(state)
+    shared: list[Change] = []
+    # N12: a group spell cast with a list of members reaches only those.
+    limited: list[tuple[tuple[object, ...], list[Change]]] = []
+    for spell, effect in _effects(view, group, None, content, _MODIFY):
+        if spell.host.kind == "minion":
+            continue  # read per member below
+        found = _stat_changes(((spell, effect),), moves=False)
+        members = spell.get("members") if spell.host.kind == "group" else None
+        if isinstance(members, tuple):
+            limited.append((members, found))
+        else:
+            shared += found
+    # A spell's modify effects come before its aura effects, as for a single minion.
+    auras = _stat_changes(_auras(view, group, content), moves=False)
+    out: list[Stats | None] = []
+    folded: dict[tuple[Stats, tuple[Change, ...]], Stats] = {}
+    for m in group.minions:
+        changes = list(shared)
+        for cast_on, reaching in limited:
+            if m.id in cast_on:
+                changes += reaching
+        for spell in view.spells_on(HostRef.minion(m.id)):
+            changes += _stat_changes(_own_modify(view, spell, group, content), moves=False)
+        changes += auras
+        if not changes:
+            out.append(None)
+            continue
+        # Members of one kind under the same spells fold alike.
+        key = (_base(m), tuple(changes))
+        stats = folded.get(key)
+        if stats is None:
+            stats = folded[key] = _folded(key[0], changes)
+        out.append(stats)
+    return tuple(out)
+
+
+def _own_modify(
+    view: Lookup, spell: ActiveSpell, group: Group, content: Content
+) -> list[tuple[ActiveSpell, Effect]]:
+    """The ``modify`` effects of a spell on a minion that reach it (as :func:`_effects` reads)."""
+    definition = content.spells.get(spell.spell_id)
+    if definition is None:
+        return []
+    effects = effects_by_op(definition).get("modify", ())
+    if not effects or not _potent(view, spell, definition, content):
+        return []
+    return [(spell, e) for e in effects if _applies(e, spell, group.owner)]
+
+
+def effective_group(
+    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+) -> tuple[Minion, ...]:
+    """Every member with its effective stats (see :func:`effective_stats`)."""
+    stats = effective_stats(state, group, content)
+    return tuple(
+        m if s is None else with_stats(m, s) for m, s in zip(group.minions, stats, strict=True)
     )
 
 
@@ -235,10 +368,12 @@ def group_moves(
     content = content_of(state, content)
     view = lookup(state)
     found = [*_effects(view, group, None, content, _MODIFY), *_auras(view, group, content)]
-    mods = [(s.uid, e) for s, e in found if e.params.text("stat") == "moves"]
-    if not mods:
+    changes = _stat_changes(found, moves=True)
+    if not changes:
         return 1
-    return _fold({"moves": 1}, mods)["moves"]
+    moves = [1]
+    _fold(moves, _MOVES_INDEX, changes)
+    return moves[0]
 
 
 _HOLD = frozenset({"hold"})
