@@ -1,28 +1,25 @@
 """What a side may order in a state: moves, trainings and casts, each legal on its own.
 
-Everything here asks the engine's public functions (movement range, terrain entry, spell
-targeting, :func:`engine.orders.validate_orders`), so the computer follows the rules the engine
-enforces instead of a copy of them. :func:`legalize` is the last gate: it drops whatever the
-engine still objects to once the orders are put together.
+Everything here asks the engine's public functions (movement range, terrain entry,
+:func:`engine.legal.cast_options`, :func:`engine.orders.validate_orders`), so the computer follows
+the rules the engine enforces instead of a copy of them. :func:`legalize` is the last gate: it
+drops whatever the engine still objects to once the orders are put together.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, TypeVar
+from typing import TypeVar
 
+from engine import legal
 from engine.content import Content
 from engine.coords import Coord
 from engine.legal import legal_moves, trainable
-from engine.orders import CastOrder, Orders, Target, TrainOrder, validate_orders
-from engine.spells.modifiers import bound_spells
+from engine.orders import CastOrder, Orders, TrainOrder, validate_orders
 from engine.spells.schema import SpellDef
-from engine.spells.targeting import cast_cost, legal_targets
 from engine.state import MAX_GROUP_SIZE, GameState, Group, Mana, Side
 
 _T = TypeVar("_T")
-_GLOBE: Final = Target("globe")
-NOT_FROM_HAND: Final = frozenset({"attribute", "bound", "hereditary"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,82 +61,24 @@ def train_options(state: GameState, side: Side, content: Content) -> list[list[T
     return [choices for _, choices in sorted(trainable(state, side, content).items())]
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """Something the side may cast from: a card in hand, its hereditary spell or a bound one."""
-
-    spell: SpellDef
-    kind: str  # "hand", "hereditary" or "bound"
-    card_uid: int = 0
-    carrier_uid: int | None = None
-    carrier_minion: int | None = None
-
-
-def cast_sources(state: GameState, side: Side, content: Content) -> list[Source]:
-    """What the side can afford to cast now, before choosing targets."""
-    player = state.player(side)
-    pool = player.pool
-    out: list[Source] = []
-    for card in player.hand:
-        spell = content.spells.get(card.spell_id)
-        if spell is None or spell.helper or spell.spell_class in NOT_FROM_HAND:
-            continue
-        if spell.once_per_game and spell.id in player.cast_log:
-            continue
-        if pool.covers(cast_cost(spell, CastOrder(card.uid, _GLOBE), state.turn, "hand")):
-            out.append(Source(spell, "hand", card.uid))
-    for spell in content.spells.values():
-        if spell.spell_class != "hereditary" or spell.house != player.house or spell.helper:
-            continue
-        probe = CastOrder(0, _GLOBE, spell_id=spell.id)
-        if pool.covers(cast_cost(spell, probe, state.turn, "hereditary")):
-            out.append(Source(spell, "hereditary"))
-    for carrier, bound_id in bound_spells(state, side, content):
-        spell = content.spells.get(bound_id)
-        if spell is None or spell.power is None:
-            continue
-        holder = carrier.host.ref if carrier.host.kind == "minion" else None
-        minion = holder if isinstance(holder, int) else None
-        out.append(Source(spell, "bound", 0, carrier.uid, minion))
-    return out
-
-
-def source_options(
-    state: GameState, side: Side, source: Source, content: Content
-) -> list[CastOption]:
-    """Every affordable cast of ``source`` on a target the engine accepts."""
-    pool = state.player(side).pool
-    spell = source.spell
-    orders: list[CastOrder] = []
-    for target in legal_targets(state, side, spell, content, carrier=source.carrier_minion):
-        if source.kind == "hand":
-            orders.append(CastOrder(source.card_uid, target))
-            if spell.boosted_cost is not None:
-                orders.append(CastOrder(source.card_uid, target, boosted=True))
-        elif source.kind == "hereditary":
-            orders.append(CastOrder(0, target, spell_id=spell.id))
-        else:
-            for power in sorted(set(spell.power or ())):
-                orders.append(
-                    CastOrder(
-                        0, target, power=power, bound_source=source.carrier_uid, spell_id=spell.id
-                    )
-                )
-    out = []
-    for order in orders:
-        cost = cast_cost(spell, order, state.turn, source.kind)
-        if pool.covers(cost):
-            out.append(CastOption(order, spell, cost))
-    return out
+def cast_groups(state: GameState, side: Side, content: Content) -> list[list[CastOption]]:
+    """The engine's castable things (:func:`engine.legal.cast_options`: hand cards, the
+    hereditary spell, bound spells; plain, boosted and at each power level), one list per thing
+    cast (a card, a hereditary spell, a bound spell's holder), each cast on each accepted target.
+    """
+    groups: dict[tuple[int, str | None, int | None], list[CastOption]] = {}
+    for option in legal.cast_options(state, side, content):
+        spell = content.spells[option.spell_id]
+        key = (option.card_uid, None if option.card_uid else option.spell_id, option.bound_source)
+        groups.setdefault(key, []).extend(
+            CastOption(option.order(target), spell, option.cost) for target in option.targets
+        )
+    return list(groups.values())
 
 
 def cast_options(state: GameState, side: Side, content: Content) -> list[CastOption]:
     """Every single cast the side can afford and aim now: hand, hereditary and bound spells."""
-    return [
-        option
-        for source in cast_sources(state, side, content)
-        for option in source_options(state, side, source, content)
-    ]
+    return [option for group in cast_groups(state, side, content) for option in group]
 
 
 def legalize(state: GameState, side: Side, orders: Orders, content: Content) -> Orders:

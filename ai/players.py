@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Final, Literal, TypeAlias
 
 from ai.determinize import determinize
-from ai.options import cast_sources, legalize, move_options, source_options, train_options
+from ai.options import cast_groups, legalize, move_options, train_options
 from ai.search import Scenario, Simulator, plan
 from engine.content import Content
 from engine.orders import DiscardOrder, MoveOrder, Orders
@@ -42,15 +42,14 @@ def random_orders(view: PlayerView, rng: random.Random, content: Content) -> Ord
         if dests and rng.random() < 0.7:
             moves.append(MoveOrder(gid, rng.choice(dests)))
     trains = [rng.choice(choices) for choices in train_options(state, side, content)]
-    sources = cast_sources(state, side, content)
+    sources = cast_groups(state, side, content)
     rng.shuffle(sources)
     pool = state.player(side).pool
     reserved = Mana()
     casts = []
-    for source in sources:
+    for options in sources:
         if rng.random() < 0.5:
             continue
-        options = source_options(state, side, source, content)
         affordable = [o for o in options if pool.covers(reserved + o.cost)]
         if not affordable:
             continue

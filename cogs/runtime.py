@@ -21,8 +21,8 @@ from discord.ext import commands
 
 from engine.content import Content, load_content
 from engine.coords import Coord
-from engine.legal import castable, legal_moves, trainable
-from engine.orders import Orders, Target, TrainOrder
+from engine.legal import CastOption, capturable, cast_options, legal_moves, trainable
+from engine.orders import Orders, TrainOrder
 from engine.report import TurnReport
 from engine.state import GameState, Side
 from engine.view import PlayerView, view_for
@@ -93,11 +93,13 @@ class MatchLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Legal:
-    """What a side may order this turn, for the sheet's menus (engine.legal)."""
+    """What a side may order this turn, for the sheet's menus (engine.legal). ``captures`` are
+    the towns and colonies it may take this turn, which may be given a mana choice."""
 
-    casts: dict[int, list[Target]]
+    casts: tuple[CastOption, ...]
     moves: dict[int, list[Coord]]
     trains: dict[Coord, list[TrainOrder]]
+    captures: tuple[Coord, ...] = ()
 
 
 # -- work for the worker processes. They take and return plain documents: pickling the engine's
@@ -108,7 +110,13 @@ def compute_legal(state_doc: dict[str, Any], side: str) -> Legal:
     """What ``side`` may order in the state (with the shipped content)."""
     state = GameState.from_dict(state_doc)
     who = Side(side)
-    return Legal(castable(state, who), legal_moves(state, who), trainable(state, who))
+    content = load_content()
+    return Legal(
+        tuple(cast_options(state, who, content)),
+        legal_moves(state, who, content),
+        trainable(state, who, content),
+        tuple(capturable(state, who, content)),
+    )
 
 
 def draw_board(

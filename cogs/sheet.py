@@ -12,7 +12,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -36,6 +36,7 @@ from cogs.split import (
     clip,
 )
 from engine.coords import Coord
+from engine.legal import CastOption
 from engine.notation import (
     HELP_TEXT,
     Action,
@@ -51,13 +52,14 @@ from engine.notation import (
     parse_lines,
     remove_order,
 )
-from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, Target, TrainOrder
+from engine.orders import DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
+from engine.state import MANA_TYPES
 from engine.view import PlayerView
 from service.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
-SELECT_ACTIONS = ("cast", "target", "move", "dest", "train", "discard")
+SELECT_ACTIONS = ("cast", "target", "move", "dest", "train", "discard", "mana")
 BUTTON_ACTIONS = ("confirm", "unconfirm", "clear", "undo", "type", "back", "help")
 CUSTOM_ID = "sanctum:{action}:{match}:{turn}"
 _TAIL = r":(?P<match>\d{1,20}):(?P<turn>\d{1,6})(?::(?P<arg>[A-Za-z0-9_-]{1,40}))?"
@@ -65,6 +67,8 @@ SELECT_TEMPLATE = rf"sanctum:(?P<action>{'|'.join(SELECT_ACTIONS)}){_TAIL}"
 BUTTON_TEMPLATE = rf"sanctum:(?P<action>{'|'.join(BUTTON_ACTIONS)}){_TAIL}"
 TYPED_MODAL = re.compile(r"sanctum:typed:(?P<match>\d{1,20}):(?P<turn>\d{1,6})")
 SHEET_IMAGE = "sheet.png"
+# The train menu's value for "choose the mana of the town on <square>" (D-TOWN-MANA).
+TOWN_PREFIX = "town-"
 COLOURS = {
     "red": discord.Colour.from_rgb(196, 48, 48),
     "blue": discord.Colour.from_rgb(44, 92, 196),
@@ -123,7 +127,18 @@ def _hand_lines(runtime: Runtime, sheet: Sheet) -> list[str]:
         target = spell.target.describe()
         used = " *(ordered)*" if card.uid in sheet.ctx.used_cards else ""
         lines.append(f"**{spell.name}** {cost} {spell.house}{boosted} · {target}{used}")
-    return lines or ["(empty)"]
+    lines = lines or ["(empty)"]
+    for info in sheet.ctx.hand:
+        spell = runtime.content.spells.get(info.spell_id or "")
+        if info.source == "hand" or spell is None:
+            continue
+        if info.source == "hereditary":
+            boosted = f", boosted {spell.boosted_cost}" if spell.boosted_cost else ""
+            what = f"hereditary, {spell.cost_on_turn(sheet.view.turn)}{boosted}"
+        else:
+            what = f"bound, free, power {'/'.join(str(p) for p in info.powers)}"
+        lines.append(f"**{spell.name}** ({what}) · {spell.target.describe()}")
+    return lines
 
 
 def _group_lines(sheet: Sheet) -> list[str]:
@@ -250,13 +265,21 @@ def _button(
     return SheetButton(button)
 
 
-def encode_cast(uid: int, boosted: bool) -> str:
-    return f"{uid}b" if boosted else str(uid)
+def encode_cast(option: CastOption) -> str:
+    """A short name of a cast option, unique in a turn (it travels in custom ids): the card,
+    the hereditary spell or the bound spell's carrier and power, and the boost."""
+    if option.source == "hand":
+        return f"{option.card_uid}b" if option.boosted else str(option.card_uid)
+    if option.source == "hereditary":
+        return f"h-{option.spell_id}" + ("-b" if option.boosted else "")
+    return f"p{option.power}-{option.bound_source}-{option.spell_id}"
 
 
-def decode_cast(value: str) -> tuple[int, bool]:
-    boosted = value.endswith("b")
-    return int(value.rstrip("b")), boosted
+def find_cast(sheet: Sheet, value: str) -> CastOption:
+    option = next((o for o in sheet.legal.casts if encode_cast(o) == value), None)
+    if option is None:
+        raise RefusalError("That spell cannot be cast now; open a fresh sheet with /orders.")
+    return option
 
 
 def encode_target(target: Target) -> str:
@@ -300,31 +323,36 @@ def decode_train(value: str) -> TrainOrder:
     return TrainOrder(at, "archer")
 
 
+def _already_ordered(runtime: Runtime, sheet: Sheet, option: CastOption) -> bool:
+    """Whether the orders already cast what ``option`` casts (a card once, a hereditary spell
+    once unless replicable (N2), a bound spell once per holder (N5))."""
+    if option.source == "hand":
+        return option.card_uid in sheet.ctx.used_cards
+    given = [c for c in sheet.orders.casts if c.card_uid == 0 and c.spell_id == option.spell_id]
+    if option.source == "bound":
+        return any(c.bound_source == option.bound_source for c in given)
+    spell = runtime.content.spells.get(option.spell_id)
+    replicable = spell is not None and spell.replicable
+    return not replicable and any(c.bound_source is None for c in given)
+
+
 def _cast_options(runtime: Runtime, sheet: Sheet) -> list[discord.SelectOption]:
     options = []
-    for card in sheet.view.hand:
-        if card.uid in sheet.ctx.used_cards or card.uid not in sheet.legal.casts:
+    for option in sheet.legal.casts:
+        spell = runtime.content.spells.get(option.spell_id)
+        if spell is None or _already_ordered(runtime, sheet, option):
             continue
-        spell = runtime.content.spells.get(card.spell_id)
-        if spell is None:
-            continue
-        cost = spell.cost_on_turn(sheet.view.turn)
-        targets = len(sheet.legal.casts[card.uid])
-        options.append(
-            _option(
-                f"{spell.name} ({cost})",
-                encode_cast(card.uid, False),
-                f"{spell.target.describe()} · {targets} target{'s' * (targets != 1)}",
-            )
-        )
-        if spell.boosted_cost is not None:
-            options.append(
-                _option(
-                    f"{spell.name} boosted ({spell.boosted_cost})",
-                    encode_cast(card.uid, True),
-                    "the stronger version",
-                )
-            )
+        targets = len(option.targets)
+        counted = f"{targets} target{'s' * (targets != 1)}"
+        if option.source == "bound":
+            label, what = f"{option.label} (free)", f"bound spell · {counted}"
+        else:
+            cost = spell.boosted_cost if option.boosted else spell.cost_on_turn(sheet.view.turn)
+            label = f"{option.label} ({cost})"
+            kind = "the stronger version" if option.boosted else spell.target.describe()
+            hereditary = "hereditary · " if option.source == "hereditary" else ""
+            what = f"{hereditary}{kind} · {counted}"
+        options.append(_option(label, encode_cast(option), what))
     return options
 
 
@@ -353,7 +381,34 @@ def _train_options(sheet: Sheet) -> list[discord.SelectOption]:
             options.append(
                 _option(f"{what} at {at}", encode_train(order), f"{novices} novice(s) waiting")
             )
-    return options
+    chosen = {c.structure: c.mana_type for c in sheet.orders.mana_choices}
+    towns = []
+    for at in _choice_squares(sheet):
+        structure = sheet.view.structure_at(at)
+        kind = structure.kind if structure is not None else "town"
+        now = chosen.get(at)
+        towns.append(
+            _option(
+                f"mana of the {kind} on {at} if you take it",
+                f"{TOWN_PREFIX}{at.name}",
+                f"chosen: {now}" if now else f"default: {_primary(sheet)}",
+            )
+        )
+    # The menu holds 25 options: the rare town choices keep their place.
+    return options[: max(0, SELECT_OPTIONS_LIMIT - len(towns))] + towns
+
+
+def _choice_squares(sheet: Sheet) -> list[Coord]:
+    """Where a mana choice can be given: the towns and colonies the side may take this turn,
+    and any it already chose for."""
+    squares = list(sheet.legal.captures)
+    squares += [c.structure for c in sheet.orders.mana_choices if c.structure not in squares]
+    return squares
+
+
+def _primary(sheet: Sheet) -> str:
+    """What a captured structure makes without a choice (D-TOWN-MANA)."""
+    return sheet.ctx.mana_types[0] if sheet.ctx.mana_types else "your house's primary type"
 
 
 def _discard_options(runtime: Runtime, sheet: Sheet) -> list[discord.SelectOption]:
@@ -368,6 +423,7 @@ def sheet_view(runtime: Runtime, sheet: Sheet) -> discord.ui.View:
     """The main components: cast, move, train, discard, and the buttons."""
     view = discord.ui.View(timeout=None)
     locked = sheet.confirmed or sheet.match.status != "active"
+    train = "Train a novice or choose a town's mana…" if _choice_squares(sheet) else None
     view.add_item(
         _select(
             "cast", sheet, "Cast a spell…", _cast_options(runtime, sheet), row=0, disabled=locked
@@ -377,7 +433,14 @@ def sheet_view(runtime: Runtime, sheet: Sheet) -> discord.ui.View:
         _select("move", sheet, "Move a group…", _move_options(sheet), row=1, disabled=locked)
     )
     view.add_item(
-        _select("train", sheet, "Train a novice…", _train_options(sheet), row=2, disabled=locked)
+        _select(
+            "train",
+            sheet,
+            train or "Train a novice…",
+            _train_options(sheet),
+            row=2,
+            disabled=locked,
+        )
     )
     view.add_item(
         _select(
@@ -443,12 +506,11 @@ def _target_label(runtime: Runtime, sheet: Sheet, target: Target) -> tuple[str, 
     return where, None
 
 
-def target_view(runtime: Runtime, sheet: Sheet, uid: int, boosted: bool) -> discord.ui.View:
-    """Up to four menus of the card's legal targets, and a way back."""
+def target_view(runtime: Runtime, sheet: Sheet, cast: CastOption) -> discord.ui.View:
+    """Up to four menus of the spell's legal targets, and a way back."""
     view = discord.ui.View(timeout=None)
-    targets = sheet.legal.casts.get(uid, [])
     options = []
-    for target in targets:
+    for target in cast.targets:
         label, description = _target_label(runtime, sheet, target)
         options.append(_option(label, encode_target(target), description))
     pages = chunked(options, SELECT_OPTIONS_LIMIT)[:4]
@@ -462,7 +524,7 @@ def target_view(runtime: Runtime, sheet: Sheet, uid: int, boosted: bool) -> disc
                 sheet,
                 f"Choose the target{hint}…",
                 list(page),
-                arg=f"{encode_cast(uid, boosted)}x{row}",
+                arg=f"{encode_cast(cast)}x{row}",
                 row=row,
             )
         )
@@ -488,6 +550,26 @@ def dest_view(sheet: Sheet, group_id: int) -> discord.ui.View:
                 row=row,
             )
         )
+    view.add_item(_button("back", sheet, "Back", discord.ButtonStyle.secondary))
+    return view
+
+
+def mana_view(sheet: Sheet, at: Coord) -> discord.ui.View:
+    """The six mana types the town or colony on ``at`` may make once taken, and a way back."""
+    view = discord.ui.View(timeout=None)
+    chosen = next((c.mana_type for c in sheet.orders.mana_choices if c.structure == at), None)
+    primary = _primary(sheet)
+    options = [_option(f"no choice ({primary}, the default)", "default")]
+    for mana_type in MANA_TYPES:
+        notes = []
+        if mana_type in sheet.ctx.mana_types:
+            notes.append("your house's type")
+        if mana_type == chosen:
+            notes.append("chosen now")
+        options.append(_option(mana_type, mana_type, ", ".join(notes) or None))
+    view.add_item(
+        _select("mana", sheet, f"If you take {at}, it makes…", options, arg=at.name, row=0)
+    )
     view.add_item(_button("back", sheet, "Back", discord.ButtonStyle.secondary))
     return view
 
@@ -682,24 +764,23 @@ async def _current(interaction: discord.Interaction, runtime: Runtime, ctx: Shee
 
 async def _on_cast(interaction: discord.Interaction, runtime: Runtime, ctx: SheetContext) -> None:
     sheet = await _current(interaction, runtime, ctx)
-    uid, boosted = decode_cast(ctx.values[0])
-    targets = sheet.legal.casts.get(uid, [])
+    cast = find_cast(sheet, ctx.values[0])
+    targets = cast.targets
     if len(targets) == 1 and targets[0].kind == "globe":
-        order = CastOrder(uid, targets[0], boosted=boosted)
+        order = cast.order(targets[0])
         sheet = await submit(
             runtime, sheet, str(interaction.user.id), add_orders(sheet.orders, [order])
         )
         await refresh(interaction, runtime, sheet)
         return
-    if not targets:
-        raise RefusalError("That spell has no legal target now.")
-    await interaction.edit_original_response(view=target_view(runtime, sheet, uid, boosted))
+    await interaction.edit_original_response(view=target_view(runtime, sheet, cast))
 
 
 async def _on_target(interaction: discord.Interaction, runtime: Runtime, ctx: SheetContext) -> None:
     sheet = await _current(interaction, runtime, ctx)
-    uid, boosted = decode_cast((ctx.arg or "").split("x")[0])
-    order = CastOrder(uid, decode_target(ctx.values[0]), boosted=boosted)
+    # The menu's row follows the last "x"; a spell id may hold one too.
+    cast = find_cast(sheet, (ctx.arg or "").rpartition("x")[0])
+    order = cast.order(decode_target(ctx.values[0]))
     sheet = await submit(
         runtime, sheet, str(interaction.user.id), add_orders(sheet.orders, [order])
     )
@@ -718,7 +799,7 @@ async def _on_dest(interaction: discord.Interaction, runtime: Runtime, ctx: Shee
     value = ctx.values[0]
     if value == "stay":
         kept = tuple(m for m in sheet.orders.moves if m.group_id != group_id)
-        orders = Orders(sheet.orders.casts, kept, sheet.orders.trains, sheet.orders.discard)
+        orders = replace(sheet.orders, moves=kept)
     else:
         orders = add_orders(sheet.orders, [MoveOrder(group_id, Coord.parse(value))])
     sheet = await submit(runtime, sheet, str(interaction.user.id), orders)
@@ -727,10 +808,28 @@ async def _on_dest(interaction: discord.Interaction, runtime: Runtime, ctx: Shee
 
 async def _on_train(interaction: discord.Interaction, runtime: Runtime, ctx: SheetContext) -> None:
     sheet = await _current(interaction, runtime, ctx)
-    order = decode_train(ctx.values[0])
+    value = ctx.values[0]
+    if value.startswith(TOWN_PREFIX):
+        at = Coord.parse(value.removeprefix(TOWN_PREFIX))
+        await interaction.edit_original_response(view=mana_view(sheet, at))
+        return
+    order = decode_train(value)
     sheet = await submit(
         runtime, sheet, str(interaction.user.id), add_orders(sheet.orders, [order])
     )
+    await refresh(interaction, runtime, sheet)
+
+
+async def _on_mana(interaction: discord.Interaction, runtime: Runtime, ctx: SheetContext) -> None:
+    sheet = await _current(interaction, runtime, ctx)
+    at = Coord.parse(ctx.arg or "")
+    value = ctx.values[0]
+    if value == "default":
+        kept = tuple(c for c in sheet.orders.mana_choices if c.structure != at)
+        orders = replace(sheet.orders, mana_choices=kept)
+    else:
+        orders = add_orders(sheet.orders, [ManaChoice(at, value)])
+    sheet = await submit(runtime, sheet, str(interaction.user.id), orders)
     await refresh(interaction, runtime, sheet)
 
 
@@ -817,6 +916,7 @@ HANDLERS: dict[str, Handler] = {
     "dest": _on_dest,
     "train": _on_train,
     "discard": _on_discard,
+    "mana": _on_mana,
     "confirm": _on_confirm,
     "unconfirm": _on_unconfirm,
     "clear": _on_clear,

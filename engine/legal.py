@@ -6,7 +6,8 @@ judges against); an order they list is accepted by validation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from engine.content import load_content
 from engine.coords import Coord, coord
@@ -14,7 +15,7 @@ from engine.movement import king_steps
 from engine.orders import CastOrder, Target, TrainOrder
 from engine.queries import movable, moves, walks
 from engine.setup import turn_rng
-from engine.state import GameState, Side
+from engine.state import GameState, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
 from engine.validate import in_range
@@ -22,6 +23,9 @@ from engine.world import World
 
 if TYPE_CHECKING:
     from engine.content import Content
+    from engine.spells.schema import SpellDef
+
+CastSource: TypeAlias = Literal["hand", "hereditary", "bound"]
 
 
 def legal_moves(
@@ -85,23 +89,171 @@ def trainable(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class CastOption:
+    """One thing ``side`` may cast now, with every target on which casting it alone is accepted.
+
+    ``source`` is "hand" (the card ``card_uid``), "hereditary" (the house's own spell, N3, cast
+    without a card) or "bound" (a spell carried by the active spell ``bound_source``, cast at
+    ``power``, N5 and N8). ``boosted`` is the boosted version (N7). ``label`` names it for a
+    player ("Fireball boosted", "Dragon Breath power 4") and ``cost`` is what it takes from
+    the pool.
+    """
+
+    spell_id: str
+    source: CastSource
+    label: str
+    cost: Mana
+    targets: tuple[Target, ...] = ()
+    card_uid: int = 0
+    boosted: bool = False
+    power: int | None = None
+    bound_source: int | None = None
+
+    def order(self, target: Target) -> CastOrder:
+        """The cast order that casts this option on ``target``."""
+        return CastOrder(
+            self.card_uid,
+            target,
+            boosted=self.boosted,
+            power=self.power,
+            bound_source=self.bound_source,
+            spell_id=None if self.source == "hand" else self.spell_id,
+        )
+
+
+def cast_options(state: GameState, side: Side, content: Content | None = None) -> list[CastOption]:
+    """Everything ``side`` may cast now: each card in hand, the house's hereditary spells and
+    the bound spells it carries, plainly, boosted and at each power level; listed (in that
+    order) only when it has a target on which casting it alone is accepted
+    (:func:`engine.spells.targeting.validate_casts` decides)."""
+    from engine.spells.modifiers import bound_spells
+
+    content = content or load_content()
+    out = _with_targets(state, side, _hand_options(state, side, content, boosts=True), content)
+    house = state.player(side).house
+    hereditary = [
+        _option(spell, "hereditary", state.turn, boosted=boosted)
+        for spell in content.spells.values()
+        if spell.spell_class == "hereditary" and spell.house == house and not spell.helper
+        for boosted in _boosts(spell)
+    ]
+    out += _with_targets(state, side, hereditary, content)
+    for carrier, spell_id in bound_spells(state, side, content):
+        spell = content.spells.get(spell_id)
+        if spell is None:
+            continue
+        levels = [
+            _option(spell, "bound", state.turn, power=power, bound_source=carrier.uid)
+            for power in sorted(set(spell.power or ()))
+        ]
+        # A hero carrying the spell must be its target when the spell says so ("caster").
+        holder = carrier.host.ref if carrier.host.kind == "minion" else None
+        minion = holder if isinstance(holder, int) else None
+        out += _with_targets(state, side, levels, content, carrier=minion)
+    return out
+
+
 def castable(
     state: GameState, side: Side, content: Content | None = None
 ) -> dict[int, list[Target]]:
-    """For each card in ``side``'s hand: the targets on which casting it alone is accepted."""
-    from engine.spells.targeting import legal_targets, validate_casts
-
+    """For each card in ``side``'s hand: the targets on which casting it (not boosted) alone is
+    accepted. :func:`cast_options` lists everything else that may be cast."""
     content = content or load_content()
-    out: dict[int, list[Target]] = {}
+    options = _with_targets(state, side, _hand_options(state, side, content, boosts=False), content)
+    return {option.card_uid: list(option.targets) for option in options}
+
+
+def _boosts(spell: SpellDef) -> tuple[bool, ...]:
+    return (False, True) if spell.boosted_cost is not None else (False,)
+
+
+def _option(
+    spell: SpellDef,
+    source: CastSource,
+    turn: int,
+    *,
+    card_uid: int = 0,
+    boosted: bool = False,
+    power: int | None = None,
+    bound_source: int | None = None,
+) -> CastOption:
+    from engine.spells.targeting import cast_cost
+
+    label = spell.name + (" boosted" if boosted else "")
+    if power is not None:
+        label += f" power {power}"
+    probe = CastOrder(card_uid, Target("globe"), boosted=boosted, power=power)
+    return CastOption(
+        spell.id,
+        source,
+        label,
+        cast_cost(spell, probe, turn, source),
+        card_uid=card_uid,
+        boosted=boosted,
+        power=power,
+        bound_source=bound_source,
+    )
+
+
+def _hand_options(
+    state: GameState, side: Side, content: Content, *, boosts: bool
+) -> list[CastOption]:
+    out = []
     for card in state.player(side).hand:
         spell = content.spells.get(card.spell_id)
         if spell is None:
             continue
-        targets = [
-            t
-            for t in legal_targets(state, side, spell, content)
-            if not validate_casts(state, side, [CastOrder(card.uid, t)], content)
-        ]
-        if targets:
-            out[card.uid] = targets
+        for boosted in _boosts(spell) if boosts else (False,):
+            out.append(_option(spell, "hand", state.turn, card_uid=card.uid, boosted=boosted))
     return out
+
+
+def _with_targets(
+    state: GameState,
+    side: Side,
+    options: list[CastOption],
+    content: Content,
+    carrier: int | None = None,
+) -> list[CastOption]:
+    """``options`` with their accepted targets, those without any left out. The board checks
+    (:func:`legal_targets`) depend only on the spell, so they run once per spell; a cast the
+    pool cannot pay for is refused on every target (C4), so its targets are not tried."""
+    from engine.spells.targeting import legal_targets, validate_casts
+
+    pool = state.player(side).pool
+    out = []
+    board: dict[str, list[Target]] = {}
+    for option in options:
+        if not pool.covers(option.cost):
+            continue
+        if option.spell_id not in board:
+            spell = content.spells[option.spell_id]
+            board[option.spell_id] = legal_targets(state, side, spell, content, carrier=carrier)
+        targets = tuple(
+            t
+            for t in board[option.spell_id]
+            if not validate_casts(state, side, [option.order(t)], content)
+        )
+        if targets:
+            out.append(replace(option, targets=targets))
+    return out
+
+
+def capturable(state: GameState, side: Side, content: Content | None = None) -> list[Coord]:
+    """The towns and colonies ``side`` does not own that one of its recruit groups stands on or
+    may be ordered onto: where a capture at the coming start of turn, and so a mana choice
+    (D-TOWN-MANA), is possible. Sorted by row, then column."""
+    recruits = {g.id: g.coord for g in state.groups if g.owner == side and g.is_recruit_group}
+    reach = set(recruits.values())
+    for group_id, dests in legal_moves(state, side, content).items():
+        if group_id in recruits:
+            reach.update(dests)
+    return sorted(
+        (
+            s.coord
+            for s in state.structures
+            if s.kind != "sanctum" and s.owner != side and s.coord in reach
+        ),
+        key=lambda c: (c.y, c.x),
+    )

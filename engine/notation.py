@@ -1,10 +1,11 @@
 """Orders as text: a forgiving parser for typed orders and the echo that writes them back.
 
 Players type orders in a direct message (``cast Fireball on E5``, ``move g2 north``,
-``train archer at sanctum``, ``discard Plague``, ``confirm``). :func:`parse_command` turns one
-line into a :class:`Command` or raises :class:`NotationError` whose message says exactly what was
-not understood and, where a close name exists, suggests it. Only the shape of an order is checked
-here; whether it is legal is for :func:`engine.orders.validate_orders`.
+``train archer at sanctum``, ``discard Plague``, ``mana D7 world``, ``confirm``).
+:func:`parse_command` turns one line into a :class:`Command` or raises :class:`NotationError`
+whose message says exactly what was not understood and, where a close name exists, suggests it.
+Only the shape of an order is checked here; whether it is legal is for
+:func:`engine.orders.validate_orders`.
 
 :func:`format_order` writes an order back in the same notation, so the echo a player reads can be
 typed again and means the same order.
@@ -23,6 +24,7 @@ from engine.coords import Coord, CoordError, coord
 from engine.orders import (
     CastOrder,
     DiscardOrder,
+    ManaChoice,
     MoveOrder,
     Orders,
     Target,
@@ -31,12 +33,13 @@ from engine.orders import (
 )
 from engine.spells.modifiers import effects_by_op
 from engine.spells.vocab import GROUP_KINDS, SQUARE_KINDS
+from engine.state import MANA_TYPES
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.view import PlayerView
 
-Order = CastOrder | MoveOrder | TrainOrder | DiscardOrder
+Order = CastOrder | MoveOrder | TrainOrder | DiscardOrder | ManaChoice
 
 # Row 1 is the bottom row (red's side), so north is towards higher row numbers.
 DIRECTIONS: dict[str, tuple[int, int]] = {
@@ -76,6 +79,7 @@ VERBS: dict[str, str] = {
     "d": "discard",
     "drop": "discard",
     "whirlpool": "discard",
+    "mana": "mana",
     "confirm": "confirm",
     "done": "confirm",
     "ready": "confirm",
@@ -124,6 +128,7 @@ HELP_TEXT = (
     "  move g2 north              move g2 to E6                    move 2 n\n"
     "  train archer at sanctum    train swordsman at D7            train mana world\n"
     "  cast Chorus on E5 power 2  (a bound spell, at one of its power levels)\n"
+    "  mana D7 world              (the town on D7 makes world mana if you take it this turn)\n"
     "  discard Plague             cancel 2                         orders\n"
     "  confirm                    unconfirm                        clear"
 )
@@ -367,6 +372,8 @@ def parse_command(text: str, ctx: NotationContext) -> Command:
     if verb == "discard":
         card = _find_card(rest, ctx, purpose="discard")
         return Command(Action.ADD, (DiscardOrder(card_uid=card.uid),))
+    if verb == "mana":
+        return Command(Action.ADD, (_parse_mana(rest, ctx),))
     if verb == "cancel":
         return _parse_cancel(rest)
     if rest:
@@ -387,7 +394,17 @@ def parse_lines(text: str, ctx: NotationContext) -> list[Command | NotationError
     return results
 
 
-_VERB_NAMES = ("cast", "move", "train", "discard", "confirm", "unconfirm", "clear", "orders")
+_VERB_NAMES = (
+    "cast",
+    "move",
+    "train",
+    "discard",
+    "mana",
+    "confirm",
+    "unconfirm",
+    "clear",
+    "orders",
+)
 
 
 def _parse_cancel(rest: Sequence[str]) -> Command:
@@ -707,6 +724,33 @@ def _parse_train(words: Sequence[str], ctx: NotationContext) -> tuple[TrainOrder
     return tuple(TrainOrder(structure=at, kind=kind, mana_type=mana_type) for _ in range(count))
 
 
+def _parse_mana(words: Sequence[str], ctx: NotationContext) -> ManaChoice:
+    """``mana D7 world`` (either order, ``at``/``to`` allowed): the mana type of the town or
+    colony on D7 if this side captures it at the coming start of turn (D-TOWN-MANA)."""
+    rest = [w for w in words if w.lower() not in FILLER_WORDS | TARGET_WORDS | _MANA_FILLER]
+    squares = [w for w in rest if _is_square(w)]
+    others = [w.lower() for w in rest if not _is_square(w)]
+    example = "e.g. `mana D7 world`"
+    if len(squares) != 1:
+        raise NotationError(f"name one town or colony by its square and a mana type, {example}")
+    at = Coord.parse(squares[0])
+    if not others:
+        raise NotationError(f"which mana type should {at} make? one of {', '.join(MANA_TYPES)}")
+    if len(others) > 1:
+        raise NotationError(f"cannot read '{' '.join(others)}'; {example}")
+    if others[0] not in MANA_TYPES:
+        raise _did_you_mean(
+            f"'{others[0]}' is not a mana type ({', '.join(MANA_TYPES)})", others[0], MANA_TYPES
+        )
+    structure = ctx.structure_at(at)
+    if structure is None or structure.kind == "sanctum":
+        raise NotationError(f"there is no town or colony on {at}")
+    return ManaChoice(structure=at, mana_type=others[0])
+
+
+_MANA_FILLER = frozenset({"town", "colony", "of", "makes", "make", "produce", "produces", "type"})
+
+
 def format_target(target: Target, ctx: NotationContext) -> str:
     """A target as the parser reads it: a square, ``E5#2`` for one minion, or ``globe``."""
     ref = target.ref
@@ -739,6 +783,8 @@ def format_order(order: Order, ctx: NotationContext) -> str:
         return text + (" boosted" if order.boosted else "")
     if isinstance(order, MoveOrder):
         return f"move {ctx.group_label(order.group_id)} to {order.dest}"
+    if isinstance(order, ManaChoice):
+        return f"mana {order.structure} {order.mana_type}"
     if isinstance(order, TrainOrder):
         sanctum = ctx.sanctum()
         where = "sanctum" if sanctum is not None and sanctum.at == order.structure else None
@@ -750,10 +796,12 @@ def format_order(order: Order, ctx: NotationContext) -> str:
 
 
 def all_orders(orders: Orders) -> list[Order]:
-    """The orders in the sequence the echo numbers them: casts, moves, trains, discard."""
+    """The orders in the sequence the echo numbers them: casts, moves, trains, discard, mana
+    choices."""
     listed: list[Order] = [*orders.casts, *orders.moves, *orders.trains]
     if orders.discard is not None:
         listed.append(orders.discard)
+    listed.extend(orders.mana_choices)
     return listed
 
 
@@ -763,11 +811,13 @@ def format_orders(orders: Orders, ctx: NotationContext) -> list[str]:
 
 
 def add_orders(orders: Orders, new: Sequence[Order]) -> Orders:
-    """``orders`` plus ``new``; a new discard, or a new move of a group, replaces the old one."""
+    """``orders`` plus ``new``; a new discard, a new move of a group or a new mana choice for a
+    structure replaces the old one."""
     casts = list(orders.casts)
     moves = list(orders.moves)
     trains = list(orders.trains)
     discard = orders.discard
+    choices = list(orders.mana_choices)
     for order in new:
         if isinstance(order, CastOrder):
             casts.append(order)
@@ -776,9 +826,18 @@ def add_orders(orders: Orders, new: Sequence[Order]) -> Orders:
             moves.append(order)
         elif isinstance(order, TrainOrder):
             trains.append(order)
+        elif isinstance(order, ManaChoice):
+            choices = [c for c in choices if c.structure != order.structure]
+            choices.append(order)
         else:
             discard = order
-    return Orders(casts=tuple(casts), moves=tuple(moves), trains=tuple(trains), discard=discard)
+    return Orders(
+        casts=tuple(casts),
+        moves=tuple(moves),
+        trains=tuple(trains),
+        discard=discard,
+        mana_choices=tuple(choices),
+    )
 
 
 def remove_order(orders: Orders, index: int) -> Orders:
@@ -791,4 +850,4 @@ def remove_order(orders: Orders, index: int) -> Orders:
             else "you have no orders to cancel"
         )
     del listed[index - 1]
-    return add_orders(Orders(casts=(), moves=(), trains=(), discard=None), listed)
+    return add_orders(Orders(), listed)

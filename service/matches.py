@@ -157,7 +157,9 @@ class _Batch:
 
 
 def _orders_empty(doc: Mapping[str, Any]) -> bool:
-    return not (doc.get("casts") or doc.get("moves") or doc.get("trains") or doc.get("discard"))
+    return not any(
+        doc.get(section) for section in ("casts", "moves", "trains", "discard", "mana_choices")
+    )
 
 
 def gave_nothing(record: OrdersRecord | None) -> bool:

@@ -26,7 +26,16 @@ from engine.notation import (
     parse_lines,
     remove_order,
 )
-from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, Target, TrainOrder
+from engine.orders import (
+    CastOrder,
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Orders,
+    Target,
+    TrainOrder,
+)
+from engine.state import MANA_TYPES
 
 E5 = Coord.parse("E5")
 D7 = Coord.parse("D7")
@@ -318,8 +327,42 @@ def test_lines_are_read_one_by_one() -> None:
     assert len(results) == 3
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["mana D7 world", "MANA d7 World", "mana world at D7", "mana the town on D7 to world"],
+)
+def test_mana_choice_forms(text: str) -> None:
+    assert one(text) == ManaChoice(D7, "world")
+
+
+def test_mana_choice_takes_any_of_the_six_types() -> None:
+    # A captured town may make a type the house does not use (D-TOWN-MANA).
+    assert one("mana D7 order") == ManaChoice(D7, "order")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("mana", "name one town or colony by its square and a mana type, e.g. `mana D7 world`"),
+        ("mana world", "name one town or colony by its square"),
+        ("mana D7", "which mana type should D7 make? one of order, strife, clarity"),
+        ("mana D7 wrold", "'wrold' is not a mana type (order, strife"),
+        ("mana E5 world", "there is no town or colony on E5"),
+        ("mana F1 world", "there is no town or colony on F1"),
+        ("mana D7 world fire", "cannot read 'world fire'"),
+    ],
+)
+def test_mana_choice_errors(text: str, message: str) -> None:
+    assert message in error(text).message
+
+
+def test_misspelt_mana_type_suggests_one() -> None:
+    assert error("mana D7 wrold").suggestion == "world"
+
+
 def test_help_mentions_every_verb() -> None:
-    for verb in ("cast", "move", "train", "discard", "confirm", "unconfirm", "clear", "cancel"):
+    verbs = ("cast", "move", "train", "discard", "mana", "confirm", "unconfirm", "clear", "cancel")
+    for verb in verbs:
         assert verb in HELP_TEXT
 
 
@@ -336,6 +379,7 @@ def test_echo_numbers_orders_in_sheet_order() -> None:
         moves=(MoveOrder(9, Coord.parse("G3")),),
         trains=(TrainOrder(F1, "mana", "world"), TrainOrder(D7, "archer")),
         discard=DiscardOrder(13),
+        mana_choices=(ManaChoice(D7, "strife"),),
     )
     assert format_orders(orders, ctx) == [
         "1. cast Fireball on E5 boosted",
@@ -344,6 +388,7 @@ def test_echo_numbers_orders_in_sheet_order() -> None:
         "4. train mana world",
         "5. train archer at D7",
         "6. discard Adriel's Timepiece",
+        "7. mana D7 strife",
     ]
 
 
@@ -354,11 +399,22 @@ def test_add_replaces_a_groups_move_and_the_discard() -> None:
     assert orders.discard == DiscardOrder(12)
 
 
+def test_add_replaces_the_mana_choice_of_the_same_structure() -> None:
+    g12 = Coord.parse("G12")
+    orders = add_orders(Orders(), [ManaChoice(D7, "world"), ManaChoice(g12, "will")])
+    orders = add_orders(orders, [ManaChoice(D7, "order"), MoveOrder(1, E5)])
+    assert orders.mana_choices == (ManaChoice(g12, "will"), ManaChoice(D7, "order"))
+    assert orders.moves == (MoveOrder(1, E5),)
+
+
 def test_remove_order_by_echo_number() -> None:
     orders = add_orders(Orders(), [CastOrder(11, Target("square", E5)), MoveOrder(1, E5)])
     assert all_orders(remove_order(orders, 1)) == [MoveOrder(1, E5)]
     with pytest.raises(NotationError, match="there is no order 3; you have 2"):
         remove_order(orders, 3)
+    chosen = add_orders(orders, [ManaChoice(D7, "will")])
+    assert remove_order(chosen, 2).mana_choices == (ManaChoice(D7, "will"),)
+    assert remove_order(chosen, 3) == orders
 
 
 def _retarget(cast: CastOrder) -> CastOrder:
@@ -392,6 +448,7 @@ ORDERS = st.one_of(
         [TrainOrder(F1, "archer"), TrainOrder(D7, "swordsman"), TrainOrder(F1, "mana", "mystery")]
     ),
     st.sampled_from([DiscardOrder(11), DiscardOrder(12), DiscardOrder(16)]),
+    st.builds(ManaChoice, st.just(D7), st.sampled_from(MANA_TYPES)),
 )
 
 
