@@ -48,6 +48,24 @@ _NO_DAMAGE: Final = ("damage", 0)
 _NOT_SOAKED: Final = ("soaked", 0)
 
 
+class _Pairs(dict[int, tuple[str, int]]):
+    """A strike event's ("name", number) pairs, built once per number: a turn strikes hundreds
+    of times with a handful of distinct numbers, and each new tuple also feeds the collector."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def __missing__(self, number: int) -> tuple[str, int]:
+        pair = self[number] = (self.name, number)
+        return pair
+
+
+_DAMAGE: Final = _Pairs("damage")
+_SOAKED: Final = _Pairs("soaked")
+_HP: Final = _Pairs("hp")
+
+
 class _Fighter:
     """A minion's scratch record for one fight: combat changes only these, and writes the hit
     points back to the World when spells may look, and at the end."""
@@ -248,6 +266,7 @@ def _round(
     append = world.report.append
     new, set_kind, set_fields = _new, _set_kind, _set_fields
     chance = _CHANCE
+    damage_pairs, soaked_pairs, hp_pairs = _DAMAGE, _SOAKED, _HP
     lost = 0
     missed = False
     for index, attackers in enumerate(sides):
@@ -307,7 +326,7 @@ def _round(
                             as_attacker,
                             _NO_DAMAGE,
                             _MISS,
-                            ("hp", victim.hp),
+                            hp_pairs[victim.hp],
                             mode_pair,
                             _NOT_SOAKED,
                             victim.as_victim,
@@ -328,11 +347,11 @@ def _round(
                     event,
                     (
                         as_attacker,
-                        ("damage", taken),
+                        damage_pairs[taken],
                         _HIT,
-                        ("hp", victim.hp),
+                        hp_pairs[victim.hp],
                         mode_pair,
-                        ("soaked", soaked),
+                        soaked_pairs[soaked],
                         victim.as_victim,
                     ),
                 )

@@ -7,14 +7,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Final
 
 from engine.combat import MAX_LEVEL
 from engine.mana import structure_output
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Side
+from engine.state import NEUTRAL, SIDES, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -65,7 +64,7 @@ def draw_cards(world: World) -> None:
             continue
         drawn = player.deck[:need]
         world.update_player(
-            replace(player, hand=player.hand + drawn, deck=player.deck[len(drawn) :])
+            evolve(player, hand=player.hand + drawn, deck=player.deck[len(drawn) :])
         )
         if drawn:
             world.emit("drew", side=str(side), count=len(drawn))
@@ -111,7 +110,7 @@ def produce_novices(world: World, captured: set[int]) -> None:
                 side=str(structure.owner),
                 nation=nation,
             )
-        world.update_structure(replace(structure, counter=counter, novices=novices))
+        world.update_structure(evolve(structure, counter=counter, novices=novices))
 
 
 def update_initiative(world: World) -> None:
@@ -120,7 +119,7 @@ def update_initiative(world: World) -> None:
     deltas = {side: world.player(side).captured - world.player(side).lost for side in SIDES}
     world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
     for side in SIDES:
-        world.update_player(replace(world.player(side), captured=0, lost=0))
+        world.update_player(evolve(world.player(side), captured=0, lost=0))
     lock = initiative_lock(world)
     if lock is not None:
         world.set_initiative(lock, "locked")

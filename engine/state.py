@@ -817,17 +817,22 @@ class GameState:
 
 
 _R = TypeVar("_R")
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
 
 
 def evolve(record: _R, **changes: Any) -> _R:
     """A copy of a frozen record with some fields changed: ``dataclasses.replace`` without its
-    per-call introspection, for the hot paths of a turn (combat, movement, levels)."""
+    per-call introspection, for the hot paths of a turn (combat, movement, levels, mana)."""
     cls = type(record)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = getattr(cls, "_fields", None) or tuple(
+    known = _FIELDS.get(cls)
+    if known is None:
+        names = getattr(cls, "_fields", None) or tuple(
             f.name
             for f in fields(cls)  # type: ignore[arg-type]
         )
+        known = _FIELDS[cls] = (names, frozenset(names))
+    names, name_set = known
+    if not name_set.issuperset(changes):
+        unknown = ", ".join(sorted(set(changes) - name_set))
+        raise TypeError(f"{cls.__name__} has no field {unknown}")
     return cls(*[changes[n] if n in changes else getattr(record, n) for n in names])

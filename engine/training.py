@@ -6,11 +6,9 @@ structure or forms a new group there, and mana training adds production and one 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.orders import Problem, TrainOrder
 from engine.queries import training_blocked
-from engine.state import MAX_GROUP_SIZE, Mana, Side
+from engine.state import MAX_GROUP_SIZE, Mana, Side, evolve
 from engine.world import World
 
 
@@ -70,15 +68,13 @@ def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> 
         structure = world.structure_at(order.structure)
         assert structure is not None
         nation = structure.novices[0]
-        world.update_structure(replace(structure, novices=structure.novices[1:]))
+        world.update_structure(evolve(structure, novices=structure.novices[1:]))
         if order.kind == "mana":
             mana_type = order.mana_type or world.content.houses[world.player(side).house].primary
             player = world.player(side)
             gained = Mana.single(mana_type)
             world.update_player(
-                replace(
-                    player, mana_novices=player.mana_novices + gained, pool=player.pool + gained
-                )
+                evolve(player, mana_novices=player.mana_novices + gained, pool=player.pool + gained)
             )
             world.emit(
                 "trained",

@@ -14,7 +14,6 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
@@ -39,6 +38,7 @@ from engine.state import (
     Square,
     Structure,
     StructureKind,
+    evolve,
 )
 
 if TYPE_CHECKING:
@@ -109,6 +109,11 @@ class World:
         # Derived from the active spells, rebuilt after they change: spell ids reacting to an event
         # (per event), and where the spells with given ids sit (per id set, see reach()).
         self._reacting: dict[str, frozenset[str]] = {}
+        # How many active spells carry each spell id: what reacts to an event depends only on
+        # which ids are present, so counters changing in place keep the answers.
+        self._id_counts: dict[str, int] = {}
+        for spell in self.spell_map.values():
+            self._id_counts[spell.spell_id] = self._id_counts.get(spell.spell_id, 0) + 1
         self._reach: dict[frozenset[str], Reach | None] = {}
         self._death_ears: tuple[bool, bool] | None = None  # see hears_death()
         # engine.queries keeps effective stats here while the active spells stay the same.
@@ -374,7 +379,13 @@ class World:
             else []
         )
         group = self.group_map[self._minion_group.pop(minion_id)]
-        minion = group.minion(minion_id)
+        minion = None
+        rest = []
+        for m in group.minions:
+            if m.id == minion_id:
+                minion = m
+            else:
+                rest.append(m)
         assert minion is not None
         self.report.append(
             Event.raw(
@@ -394,13 +405,15 @@ class World:
             self._host_index()
             if minion_id in self._minion_hosts:
                 self._end_spells_on(HostRef.minion(minion_id), "host_died")
-        rest = tuple(m for m in group.minions if m.id != minion_id)
         self.revision += 1
         if rest:
-            self.group_map[group.id] = group.with_minions(rest)
+            self.group_map[group.id] = Group(
+                group.id, group.owner, group.controller, group.coord, tuple(rest)
+            )
         else:
             self._drop_group(group)
-        self._deliver(after, "minion_died", subject)
+        if after:
+            self._deliver(after, "minion_died", subject)
         return True
 
     def hears_death(self, group: Group, cause: DeathCause = "killed") -> bool:
@@ -534,7 +547,7 @@ class World:
         del self._structure_at[structure.coord]
         if structure.owner != NEUTRAL:
             side = Side(structure.owner)
-            self.player_map[side] = replace(
+            self.player_map[side] = evolve(
                 self.player_map[side], lost=self.player_map[side].lost + 1
             )
         self.emit(
@@ -558,15 +571,15 @@ class World:
         old = self.structure_map[structure_id]
         if mana_type is None:
             mana_type = self.content.houses[self.player_map[side].house].primary
-        self.structure_map[structure_id] = replace(
+        self.structure_map[structure_id] = evolve(
             old, owner=side, novices=(), counter=0, mana_type=mana_type
         )
-        self.player_map[side] = replace(
+        self.player_map[side] = evolve(
             self.player_map[side], captured=self.player_map[side].captured + 1
         )
         if old.owner != NEUTRAL:
             loser = Side(old.owner)
-            self.player_map[loser] = replace(
+            self.player_map[loser] = evolve(
                 self.player_map[loser], lost=self.player_map[loser].lost + 1
             )
         self.emit(
@@ -588,14 +601,14 @@ class World:
     def gain(self, side: Side, amount: Mana) -> None:
         """Add mana (negative parts drain); a pool never drops below zero."""
         p = self.player_map[side]
-        self.player_map[side] = replace(p, pool=(p.pool + amount).clamped())
+        self.player_map[side] = evolve(p, pool=(p.pool + amount).clamped())
 
     def pay(self, side: Side, cost: Mana) -> bool:
         """Take ``cost`` from the pool if it covers it; False (nothing taken) otherwise."""
         p = self.player_map[side]
         if not p.pool.covers(cost):
             return False
-        self.player_map[side] = replace(p, pool=p.pool - cost)
+        self.player_map[side] = evolve(p, pool=p.pool - cost)
         return True
 
     def take_card(self, side: Side, card_uid: int) -> Card | None:
@@ -604,27 +617,27 @@ class World:
         card = p.card(card_uid)
         if card is None:
             return None
-        self.player_map[side] = replace(p, hand=tuple(c for c in p.hand if c.uid != card_uid))
+        self.player_map[side] = evolve(p, hand=tuple(c for c in p.hand if c.uid != card_uid))
         return card
 
     def put_card(self, side: Side, card: Card, where: str) -> None:
         """Put a card into "hand", "discard", "deck_top" or "deck_bottom"."""
         p = self.player_map[side]
         if where == "hand":
-            p = replace(p, hand=(*p.hand, card))
+            p = evolve(p, hand=(*p.hand, card))
         elif where == "discard":
-            p = replace(p, discard=(*p.discard, card))
+            p = evolve(p, discard=(*p.discard, card))
         elif where == "deck_top":
-            p = replace(p, deck=(card, *p.deck))
+            p = evolve(p, deck=(card, *p.deck))
         elif where == "deck_bottom":
-            p = replace(p, deck=(*p.deck, card))
+            p = evolve(p, deck=(*p.deck, card))
         else:
             raise ValueError(f"unknown card place {where!r}")
         self.player_map[side] = p
 
     def record_cast(self, side: Side, spell_id: str) -> None:
         p = self.player_map[side]
-        self.player_map[side] = replace(p, cast_log=(*p.cast_log, spell_id))
+        self.player_map[side] = evolve(p, cast_log=(*p.cast_log, spell_id))
 
     # ------------------------------------------------------------------ initiative and result
 
@@ -670,7 +683,7 @@ class World:
             data=tuple(sorted((data or {}).items())),
         )
         self.spell_map[spell.uid] = spell
-        self._spells_changed()
+        self._spells_changed(added=spell_id)
         if self._by_host is not None:
             # The newest uid: last on its host.
             self._index_add(spell.host, spell.uid, last=True)
@@ -689,7 +702,10 @@ class World:
         old = self.spell_map.get(spell.uid)
         if old is not None:
             self.spell_map[spell.uid] = spell
-            self._spells_changed()
+            if old.spell_id != spell.spell_id:
+                self._spells_changed(added=spell.spell_id, removed=old.spell_id)
+            else:
+                self._spells_changed(moved=old.host != spell.host)
             if old.host != spell.host:
                 if self._by_host is not None:
                     self._index_remove(old.host, spell.uid)
@@ -701,7 +717,7 @@ class World:
     def remove_spell(self, uid: int, reason: str) -> None:
         spell = self.spell_map.pop(uid, None)
         if spell is not None:
-            self._spells_changed()
+            self._spells_changed(removed=spell.spell_id)
             if self._by_host is not None:
                 self._index_remove(spell.host, uid)
             self.emit(
@@ -737,15 +753,32 @@ class World:
             if host.kind == "minion" and isinstance(host.ref, int):
                 self._minion_hosts.discard(host.ref)
 
-    def _spells_changed(self) -> None:
+    def _spells_changed(
+        self, added: str | None = None, removed: str | None = None, moved: bool = False
+    ) -> None:
         """Forget what is derived from the active spells (the host index is kept current by
-        add_spell, update_spell and remove_spell themselves)."""
+        add_spell, update_spell and remove_spell themselves): which ids react to what when the
+        set of ids present changes, where spells sit when one comes, goes or moves, effective
+        stats always (a spell's counters may change its potency)."""
         self.revision += 1
-        if self._reacting:
+        counts = self._id_counts
+        ids_changed = False
+        if added is not None:
+            counts[added] = counts.get(added, 0) + 1
+            ids_changed = counts[added] == 1
+        if removed is not None:
+            left = counts.get(removed, 0) - 1
+            if left > 0:
+                counts[removed] = left
+            else:
+                counts.pop(removed, None)
+                ids_changed = True
+        if ids_changed and self._reacting:
             self._reacting = {}
-        if self._reach:
+        if ids_changed:
+            self._death_ears = None
+        if (added is not None or removed is not None or moved) and self._reach:
             self._reach = {}
-        self._death_ears = None
         if self.stats_cache:
             self.stats_cache = {}
         self.stats_cacheable = None
@@ -764,9 +797,8 @@ class World:
             from engine.spells.events import reacts
 
             content = self.content
-            ids = {s.spell_id for s in self.spell_map.values()}
             found = self._reacting[event] = frozenset(
-                sid for sid in ids if reacts(content, sid, event)
+                sid for sid in self._id_counts if reacts(content, sid, event)
             )
         return found
 

@@ -8,7 +8,7 @@ follows the aim: a minion; every member of a group; the group standing on a squa
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.coords import Coord
@@ -16,7 +16,7 @@ from engine.spells.lookup import invalidate, lookup
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.targeting import Aim, aim_of_host
 from engine.spells.vocab import HOUSES, MANA_TYPES
-from engine.state import GLOBE, ActiveSpell, Card, Group, HostRef, Mana, Minion, Side
+from engine.state import GLOBE, ActiveSpell, Card, Group, HostRef, Mana, Minion, Side, evolve
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -320,7 +320,7 @@ def _draw(ctx: EffectContext, effect: Effect) -> None:
     count = min(effect.params.num("count", 1), len(player.deck))
     if count:
         drawn = player.deck[:count]
-        world.update_player(replace(player, deck=player.deck[count:], hand=player.hand + drawn))
+        world.update_player(evolve(player, deck=player.deck[count:], hand=player.hand + drawn))
         world.emit("drew", side=str(ctx.caster), count=count)
 
 
@@ -464,7 +464,7 @@ def _transfer(ctx: EffectContext, effect: Effect) -> None:
         if not candidates:
             return
         new_host = HostRef.group(candidates[0].id)
-    world.update_spell(replace(active, host=new_host))
+    world.update_spell(evolve(active, host=new_host))
     invalidate()
     world.emit("spell_effect", spell=ctx.spell.id, text=f"{ctx.spell.name} moved to a new host.")
 
