@@ -272,6 +272,10 @@ def _round(
     for index, attackers in enumerate(sides):
         victims = sides[1 - index]
         victim_group = group_ids[1 - index]
+        # Wise targeting depends only on the strike's damage and the victims, which change only
+        # when a strike lands: after a miss, a strike of the same damage picks the same victim.
+        chosen: _Fighter | None = None
+        chosen_for = -1
         for attacker in attackers:
             if not attacker.alive:
                 continue
@@ -292,28 +296,32 @@ def _round(
             as_attacker = attacker.as_attacker
             mode_pair = _MODE_PAIRS[mode]
             for _ in range(attacker.attacks):
-                # Wise targeting (digest 7.6, inlined: the hottest loop of a turn): a victim this
-                # strike can kill, the most dangerous first (then the fewest hit points);
-                # otherwise the one with the fewest hit points; ties go to the earlier minion.
-                victim = None
-                weakest_hp = kill_output = kill_hp = 0
-                kill = None
-                for v in victims:
-                    if not v.alive:
-                        continue
-                    hp = v.hp
-                    if damage - v.armor >= hp:
-                        if (
-                            kill is None
-                            or v.output > kill_output
-                            or (v.output == kill_output and hp < kill_hp)
-                        ):
-                            kill, kill_output, kill_hp = v, v.output, hp
-                    elif kill is None and (victim is None or hp < weakest_hp):
-                        victim, weakest_hp = v, hp
-                if kill is not None:
-                    victim = kill
-                elif victim is None:
+                if damage == chosen_for:
+                    victim = chosen
+                else:
+                    # Wise targeting (digest 7.6, inlined: the hottest loop of a turn): a victim
+                    # this strike can kill, the most dangerous first (then the fewest hit points);
+                    # otherwise the one with the fewest hit points; ties go to the earlier one.
+                    victim = None
+                    weakest_hp = kill_output = kill_hp = 0
+                    kill = None
+                    for v in victims:
+                        if not v.alive:
+                            continue
+                        hp = v.hp
+                        if damage - v.armor >= hp:
+                            if (
+                                kill is None
+                                or v.output > kill_output
+                                or (v.output == kill_output and hp < kill_hp)
+                            ):
+                                kill, kill_output, kill_hp = v, v.output, hp
+                        elif kill is None and (victim is None or hp < weakest_hp):
+                            victim, weakest_hp = v, hp
+                    if kill is not None:
+                        victim = kill
+                    chosen, chosen_for = victim, damage
+                if victim is None:
                     break
                 if attacker.misses < 2 and roll() >= chance[attacker.level - victim.level]:
                     attacker.misses += 1
@@ -336,6 +344,7 @@ def _round(
                     continue
                 attacker.misses = 0
                 attacker.hit_any = True
+                chosen_for = -1
                 soaked = victim.armor if victim.armor < damage else damage
                 victim.armor -= soaked
                 taken = damage - soaked

@@ -844,6 +844,11 @@ class World:
             self._hosted = refs
         return self._by_host
 
+    def minion_hosts(self) -> set[int]:
+        """Ids of the minions that host an active spell (read only)."""
+        self._host_index()
+        return self._minion_hosts
+
     def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
         """The host's active spells, oldest first (S9)."""
         uids = self._host_index().get(host)

@@ -7,7 +7,7 @@ indexed view. For a World the view reads the World's own dicts, so it always see
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from engine.coords import Coord
@@ -60,6 +60,7 @@ class Lookup:
             self.by_host.setdefault(spell.host, []).append(spell)
         self.terrain = terrain
         self._among: dict[frozenset[str], list[ActiveSpell]] = {}
+        self._minion_hosts: set[object] | None = None
         self._initiative = initiative
         self._turn = turn
 
@@ -118,6 +119,12 @@ class Lookup:
 
     def spells_on(self, host: HostRef) -> Sequence[ActiveSpell]:
         return self.by_host.get(host, [])
+
+    def minion_hosts(self) -> Collection[object]:
+        """Ids of the minions that host an active spell."""
+        if self._minion_hosts is None:
+            self._minion_hosts = {h.ref for h in self.by_host if h.kind == "minion"}
+        return self._minion_hosts
 
 
 class WorldLookup(Lookup):
@@ -200,6 +207,9 @@ class WorldLookup(Lookup):
 
     def spells_on(self, host: HostRef) -> Sequence[ActiveSpell]:
         return self.world.spells_on(host)
+
+    def minion_hosts(self) -> Collection[object]:
+        return self.world.minion_hosts()
 
 
 _generation = [0]

@@ -97,11 +97,14 @@ def spells_touching(
 ) -> Iterator[ActiveSpell]:
     """Active spells that reach a minion (or a whole group), in the documented host order;
     on the globe only those whose id is in ``relevant``."""
+    hosting = view.minion_hosts()
     if minion is not None:
-        yield from view.spells_on(HostRef.minion(minion.id))
+        if minion.id in hosting:
+            yield from view.spells_on(HostRef.minion(minion.id))
     else:
         for m in group.minions:
-            yield from view.spells_on(HostRef.minion(m.id))
+            if m.id in hosting:
+                yield from view.spells_on(HostRef.minion(m.id))
     yield from view.spells_on(HostRef.group(group.id))
     yield from view.spells_on(HostRef.square(group.coord))
     structure = view.structure_at(group.coord)
@@ -164,9 +167,9 @@ def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[Activ
     auras = ids_with(content, "aura_modify")
     if not auras:
         return
-    from engine.spells.targeting import aim_of_host
-
     for spell in view.spells_among(auras):
+        from engine.spells.targeting import aim_of_host
+
         definition = content.spells[spell.spell_id]
         aim = aim_of_host(view, spell.host)
         if aim is None or aim.coord is None or not _potent(view, spell, definition, content):
@@ -305,50 +308,36 @@ def effective_stats(
     shared: list[Change] = []
     # N12: a group spell cast with a list of members reaches only those.
     limited: list[tuple[tuple[object, ...], list[Change]]] = []
+    own: dict[object, list[Change]] = {}  # minion id -> the changes of the spells on it
     for spell, effect in _effects(view, group, None, content, _MODIFY):
-        if spell.host.kind == "minion":
-            continue  # read per member below
         found = _stat_changes(((spell, effect),), moves=False)
-        members = spell.get("members") if spell.host.kind == "group" else None
-        if isinstance(members, tuple):
+        host = spell.host
+        members = spell.get("members") if host.kind == "group" else None
+        if host.kind == "minion":
+            own.setdefault(host.ref, []).extend(found)
+        elif isinstance(members, tuple):
             limited.append((members, found))
         else:
             shared += found
     # A spell's modify effects come before its aura effects, as for a single minion.
     auras = _stat_changes(_auras(view, group, content), moves=False)
+    common = shared + auras
     out: list[Stats | None] = []
+    # Members of one kind under the same spells fold alike.
     folded: dict[tuple[Stats, tuple[Change, ...]], Stats] = {}
     for m in group.minions:
-        changes = list(shared)
-        for cast_on, reaching in limited:
-            if m.id in cast_on:
-                changes += reaching
-        for spell in view.spells_on(HostRef.minion(m.id)):
-            changes += _stat_changes(_own_modify(view, spell, group, content), moves=False)
-        changes += auras
-        if not changes:
+        extra = [c for cast_on, reaching in limited if m.id in cast_on for c in reaching]
+        extra += own.get(m.id, ())
+        if not extra and not common:
             out.append(None)
             continue
-        # Members of one kind under the same spells fold alike.
-        key = (_base(m), tuple(changes))
+        changes = [*shared, *extra, *auras] if extra else common
+        key = (_base(m), tuple(extra))
         stats = folded.get(key)
         if stats is None:
             stats = folded[key] = _folded(key[0], changes)
         out.append(stats)
     return tuple(out)
-
-
-def _own_modify(
-    view: Lookup, spell: ActiveSpell, group: Group, content: Content
-) -> list[tuple[ActiveSpell, Effect]]:
-    """The ``modify`` effects of a spell on a minion that reach it (as :func:`_effects` reads)."""
-    definition = content.spells.get(spell.spell_id)
-    if definition is None:
-        return []
-    effects = effects_by_op(definition).get("modify", ())
-    if not effects or not _potent(view, spell, definition, content):
-        return []
-    return [(spell, e) for e in effects if _applies(e, spell, group.owner)]
 
 
 def effective_group(
