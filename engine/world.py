@@ -115,7 +115,8 @@ class World:
         for spell in self.spell_map.values():
             self._id_counts[spell.spell_id] = self._id_counts.get(spell.spell_id, 0) + 1
         self._reach: dict[frozenset[str], Reach | None] = {}
-        self._death_ears: tuple[bool, bool] | None = None  # see hears_death()
+        # Where the spells reacting to deaths sit (see hears_death()).
+        self._death_ears: tuple[Reach | None, Reach | None, Reach | None] | None = None
         # engine.queries keeps effective stats here while the active spells stay the same.
         self.stats_cache: dict[tuple[object, ...], tuple[Stats | None, ...]] = {}
         self.stats_cacheable: bool | None = None
@@ -417,16 +418,32 @@ class World:
         return True
 
     def hears_death(self, group: Group, cause: DeathCause = "killed") -> bool:
-        """Would a spell hear of a death in ``group`` (one reacting to "host_dying",
-        "minion_died" or, for a kill, "host_killed" reaches it)? When not, a death is only
+        """Would a spell hear of a death in ``group``? "host_dying" (and, for a kill,
+        "host_killed") concern only spells on the minion or its group; "minion_died" reaches the
+        spells on its group, its square and the globe. When none would, a death is only
         bookkeeping."""
         if not self.spell_map:
             return False
+        if not self._skip_deaf:
+            return self.touched(group)
         ears = self._death_ears
         if ears is None:
-            dying = self.reacts("host_dying") or self.reacts("minion_died")
-            ears = self._death_ears = (dying, dying or self.reacts("host_killed"))
-        return ears[cause == "killed"] and self.touched(group)
+            ears = self._death_ears = (
+                self.reach(self._reacting_ids("host_dying")),
+                self.reach(self._reacting_ids("host_dying") | self._reacting_ids("host_killed")),
+                self.reach(self._reacting_ids("minion_died")),
+            )
+        on_host = ears[1] if cause == "killed" else ears[0]
+        if on_host is not None:
+            if group.id in on_host.groups:
+                return True
+            hosts = on_host.minions
+            if hosts and any(m.id in hosts for m in group.minions):
+                return True
+        around = ears[2]
+        return around is not None and (
+            around.globe or group.id in around.groups or group.coord in around.squares
+        )
 
     def remove_group(
         self, group_id: int, cause: DeathCause = "removed", by: int | None = None
@@ -775,10 +792,10 @@ class World:
                 ids_changed = True
         if ids_changed and self._reacting:
             self._reacting = {}
-        if ids_changed:
+        if added is not None or removed is not None or moved:
             self._death_ears = None
-        if (added is not None or removed is not None or moved) and self._reach:
-            self._reach = {}
+            if self._reach:
+                self._reach = {}
         if self.stats_cache:
             self.stats_cache = {}
         self.stats_cacheable = None

@@ -158,3 +158,40 @@ def test_D_CAPTURE_a_colony_made_for_a_side_produces_its_primary_mana(content: C
     assert colony.mana_type == "clarity"  # Life's primary
     assert world.terrain[Coord.parse("E5")] == "plains"
     assert world.structure_at(Coord.parse("E5")) == colony
+
+
+def _two_groups(content: Content, spells: tuple[ActiveSpell, ...]) -> World:
+    state = _state(content)
+    other = Group(
+        5, Side.BLUE, Side.BLUE, Coord.parse("C4"), (content.make_minion(6, "archer", None),)
+    )
+    state = replace(state, groups=(*state.groups, other), active_spells=spells)
+    return World(state, random.Random(1), content)
+
+
+def test_G9_deaths_are_heard_only_where_a_death_reacting_spell_sits(content: Content) -> None:
+    # Soul Jar (reacts to "host_dying") on group 3 and Fortitude (no death reaction) on group 5.
+    world = _two_groups(
+        content,
+        (
+            ActiveSpell(10, "soul_jar", Side.RED, HostRef.group(3), 1),
+            ActiveSpell(11, "fortitude", Side.BLUE, HostRef.group(5), 1),
+        ),
+    )
+    first, second = world.group_map[3], world.group_map[5]
+    assert world.hears_death(first) and world.hears_death(first, "died")
+    assert not world.hears_death(second)
+    # "host_dying" concerns the host itself: the same jar on the square hears nobody's death.
+    world = _two_groups(content, (ActiveSpell(10, "soul_jar", Side.RED, HostRef.square(C3), 1),))
+    assert not world.hears_death(world.group_map[3])
+
+
+def test_G9_a_spell_reacting_to_minion_died_on_the_globe_hears_every_death(
+    content: Content,
+) -> None:
+    world = _two_groups(content, (ActiveSpell(10, "death_knell", Side.RED, GLOBE, 1),))
+    assert world.hears_death(world.group_map[3]) and world.hears_death(world.group_map[5])
+    will = world.player(Side.RED).pool.will
+    assert world.kill_minion(6, "killed", by=1)
+    assert world.player(Side.RED).pool.will == will + 1
+    assert 10 not in world.spell_map  # the knell falls silent after the first death
