@@ -306,8 +306,6 @@ def _round(
                     weakest_hp = kill_output = kill_hp = 0
                     kill = None
                     for v in victims:
-                        if not v.alive:
-                            continue
                         hp = v.hp
                         if damage - v.armor >= hp:
                             if (
@@ -367,6 +365,9 @@ def _round(
                 append(event)
                 if victim.hp <= 0:
                     _kill(world, victim, victim_group, attacker.id)
+                    if not victim.alive:
+                        # The dead leave the victims' list: the scans above read only the living.
+                        victims.remove(victim)
     return lost, missed
 
 
