@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -20,6 +22,37 @@ from service.matches import MatchService
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 60.0
+
+
+class InFlight:
+    """The jobs of an alarm that are running now, so that stopping can wait for them.
+
+    APScheduler's shutdown cancels a running coroutine job, and a job cancelled inside a
+    transaction can leave the connection in it. A stop pauses the scheduler, waits for the
+    running jobs, and only then shuts it down: what it still cancels has not started.
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        # Entered before the job's first await, so a job that has started is always counted.
+        self._count += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._count -= 1
+            if self._count == 0:
+                self._idle.set()
+
+    async def drained(self) -> None:
+        # Loops because a job submitted before the pause may start while this one waits.
+        while self._count:
+            await self._idle.wait()
 
 
 class DeadlineAlarm:
@@ -37,6 +70,7 @@ class DeadlineAlarm:
         self._sweep_lock = asyncio.Lock()
         self._started = False
         self._jobs: dict[int, list[str]] = {}
+        self._in_flight = InFlight()
 
     async def start(self) -> None:
         """Release this node's old claims, catch up, schedule every pending deadline."""
@@ -61,36 +95,42 @@ class DeadlineAlarm:
         log.info("deadline alarm started with %d pending deadlines", len(pending))
 
     async def stop(self) -> None:
+        """Stop firing; a job already running finishes first."""
         if self._started:
-            self.scheduler.shutdown(wait=False)
             self._started = False
+            self.scheduler.pause()
+            await self._in_flight.drained()
+            self.scheduler.shutdown(wait=False)
 
     def job_ids(self) -> list[str]:
         return sorted(job.id for job in self.scheduler.get_jobs())
 
     async def sweep(self) -> None:
         """Resolve every overdue turn this node can claim, then queue due reminders."""
-        async with self._sweep_lock:
-            try:
-                resolved = await self.service.run_due()
-                if resolved:
-                    log.info("sweep resolved %d turn(s)", len(resolved))
-                await self.service.send_reminders()
-            except Exception:
-                log.exception("deadline sweep failed; the next sweep retries")
+        with self._in_flight.running():
+            async with self._sweep_lock:
+                try:
+                    resolved = await self.service.run_due()
+                    if resolved:
+                        log.info("sweep resolved %d turn(s)", len(resolved))
+                    await self.service.send_reminders()
+                except Exception:
+                    log.exception("deadline sweep failed; the next sweep retries")
 
     async def _fire(self, match_id: int) -> None:
-        try:
-            await self.service.resolve_match(match_id)
-            await self.service.send_reminders()
-        except Exception:
-            log.exception("deadline job for match %s failed; the sweep retries", match_id)
+        with self._in_flight.running():
+            try:
+                await self.service.resolve_match(match_id)
+                await self.service.send_reminders()
+            except Exception:
+                log.exception("deadline job for match %s failed; the sweep retries", match_id)
 
     async def _remind(self) -> None:
-        try:
-            await self.service.send_reminders()
-        except Exception:
-            log.exception("reminder job failed; the sweep retries")
+        with self._in_flight.running():
+            try:
+                await self.service.send_reminders()
+            except Exception:
+                log.exception("reminder job failed; the sweep retries")
 
     def _on_deadline(
         self, match_id: int, deadline_at: int | None, reminders: tuple[int, ...]

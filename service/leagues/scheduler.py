@@ -18,6 +18,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from service.clock import from_ms
+from service.deadlines import InFlight
 from service.leagues.service import LeagueService, StepReport
 from service.matches import MatchEnded
 
@@ -34,6 +35,7 @@ class LeagueAlarm:
         self.sweep_trigger = sweep or CronTrigger(second=0, timezone="UTC")
         self.scheduler = AsyncIOScheduler(timezone="UTC")
         self._started = False
+        self._in_flight = InFlight()
 
     async def start(self) -> None:
         await self.run()
@@ -51,16 +53,23 @@ class LeagueAlarm:
         log.info("league alarm started")
 
     async def stop(self) -> None:
+        """Stop listening and waking; a step already running finishes first."""
         if self._started:
-            self.service.matches.remove_end_listener(self._on_match_end)
-            self.scheduler.shutdown(wait=False)
             self._started = False
+            self.service.matches.remove_end_listener(self._on_match_end)
+            self.scheduler.pause()
+            await self._in_flight.drained()
+            self.scheduler.shutdown(wait=False)
 
     def job_ids(self) -> list[str]:
         return sorted(job.id for job in self.scheduler.get_jobs())
 
     async def run(self) -> StepReport | None:
         """One step, then the wake-up job for the next due moment."""
+        with self._in_flight.running():
+            return await self._run()
+
+    async def _run(self) -> StepReport | None:
         report: StepReport | None = None
         try:
             report = await self.service.step()
@@ -90,5 +99,13 @@ class LeagueAlarm:
         await self.service.record_match_end(ended)
         if self._started:
             # The step closes a completed round and rates a match outside the leagues. No
-            # trigger: APScheduler runs the job as soon as the loop gets to it.
-            self.scheduler.add_job(self.run, id=NUDGE_JOB, replace_existing=True)
+            # trigger: APScheduler runs the job as soon as the loop gets to it. No grace limit
+            # either: on a busy loop the default second can pass first, and a missed nudge
+            # would leave the round open until the next sweep.
+            self.scheduler.add_job(
+                self.run,
+                id=NUDGE_JOB,
+                replace_existing=True,
+                misfire_grace_time=None,
+                coalesce=True,
+            )

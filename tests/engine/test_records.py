@@ -13,7 +13,7 @@ def _minion() -> Minion:
 
 
 def test_evolve_changes_only_the_named_fields_of_a_dataclass() -> None:
-    player = PlayerState(Side.RED, "war", Mana(), hand=(Card(1, "fortitude"),))
+    player = PlayerState(Side.RED, "war", pool=Mana(), hand=(Card(1, "fortitude"),))
     changed = evolve(player, pool=Mana(1, 0, 0, 0, 0, 0), hand=())
     assert changed.pool == Mana(1, 0, 0, 0, 0, 0)
     assert changed.hand == ()
@@ -29,7 +29,7 @@ def test_evolve_changes_a_named_tuple_record() -> None:
 
 def test_evolve_refuses_a_field_the_record_does_not_have() -> None:
     with pytest.raises(TypeError, match="PlayerState has no field hnd"):
-        evolve(PlayerState(Side.RED, "war", Mana()), hnd=())
+        evolve(PlayerState(Side.RED, "war"), hnd=())
     with pytest.raises(TypeError, match="Minion has no field power"):
         evolve(_minion(), power=2)
 
