@@ -12,7 +12,7 @@ import logging
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -131,6 +131,23 @@ def _split_statements(script: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
+async def _settled(operation: Awaitable[Any]) -> None:
+    """Await ``operation`` to its end even if this task is cancelled meanwhile; the
+    cancellation is raised once it has finished."""
+    job = asyncio.ensure_future(operation)
+    cancelled = False
+    while not job.done():
+        try:
+            await asyncio.shield(job)
+        except asyncio.CancelledError:
+            if job.cancelled():
+                raise
+            cancelled = True
+    job.result()
+    if cancelled:
+        raise asyncio.CancelledError
+
+
 class SqliteDatabase(Database):
     """One connection per process, shared by its tasks through a lock.
 
@@ -174,13 +191,18 @@ class SqliteDatabase(Database):
             raise StorageError("database is not connected")
         conn = self._conn
         async with self._lock:
-            await conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            # BEGIN, COMMIT and ROLLBACK run on the connection's thread even when the task that
+            # asked for them is cancelled meanwhile; each is seen through to its end, and a
+            # transaction that could not be committed is rolled back, before the connection
+            # goes to the next task.
             try:
+                await _settled(conn.execute("BEGIN IMMEDIATE" if write else "BEGIN"))
                 yield _SqliteTx(conn)
+                await _settled(conn.execute("COMMIT"))
             except BaseException:
-                await conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    await _settled(conn.execute("ROLLBACK"))
                 raise
-            await conn.execute("COMMIT")
 
     async def close(self) -> None:
         if self._conn is not None:

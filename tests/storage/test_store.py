@@ -281,3 +281,31 @@ async def test_json_documents_round_trip(store: Store, doc: dict[str, Any]) -> N
         orders = await s.get_orders(match_id, 1)
     assert match is not None and match.state == doc and match.config == doc
     assert orders["red"].orders == doc
+
+
+@pytest.mark.parametrize("steps", range(12))
+async def test_a_transaction_cancelled_at_any_step_leaves_the_database_usable(
+    store: Store, steps: int
+) -> None:
+    """A task cancelled while it begins, writes or commits (shutdown, a timeout) must not leave
+    the shared connection inside a transaction: the next writer works and sees either all of the
+    cancelled write or none of it."""
+    async with store.write() as s:
+        match_id = await new_match(s)
+
+    async def rename() -> None:
+        async with store.write() as s:
+            await s.update_match(match_id, deadline_at=5_000)
+            await asyncio.sleep(0)
+
+    task = asyncio.ensure_future(rename())
+    for _ in range(steps):
+        await asyncio.sleep(0)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    async with store.write() as s:
+        assert await s.update_match(match_id, turn=2)
+    async with store.read() as s:
+        match = await s.get_match(match_id)
+    assert match is not None and match.turn == 2
+    assert match.deadline_at in (None, 5_000)
