@@ -76,6 +76,8 @@ class DeadlineAlarm:
         """Release this node's old claims, catch up, schedule every pending deadline."""
         await self.service.release_my_claims()
         await self.sweep()
+        # A computer seat's orders for an open turn may have been lost with the last process.
+        await self.service.play_computer_turns()
         async with self.service.store.read() as s:
             pending = await s.next_deadlines(self.rebuild_limit)
         for item in pending:

@@ -617,6 +617,17 @@ class MatchService:
             await s.set_confirmed(match_id, match.turn, seat.side, False, now)
             await s.update_match(match_id)
 
+    async def play_computer_turns(self, *, limit: int = 10_000) -> int:
+        """Give the orders of every computer seat still owing them for its open turn (after a
+        restart, or a turn the computer's orders missed); returns the matches looked at."""
+        async with self.store.read() as s:
+            matches = await s.list_matches(
+                player_prefix=COMPUTER_PREFIX, statuses=("active",), limit=limit
+            )
+        for match in matches:
+            await self._play_computers(match.id)
+        return len(matches)
+
     async def _play_computers(self, match_id: int) -> None:
         """Give and confirm the orders of the match's computer seats for the open turn.
 
@@ -1197,6 +1208,11 @@ class MatchService:
             )
             result = await self._load(s, match_id)
         self._notify(match, notify)
+        if not pausing and any(is_computer(seat.player_id) for seat in result.seats):
+            # Orders a computer was working out when the match paused were dropped; its
+            # confirmation may also resolve the turn.
+            await self._play_computers(match_id)
+            return await self.get_match(match_id)
         return result
 
     async def extend(self, match_id: int, by: str, seconds: int, *, moderator: bool) -> MatchRecord:

@@ -341,6 +341,7 @@ class Session:
         self,
         *,
         player_id: str | None = None,
+        player_prefix: str | None = None,
         guild_id: str | None = None,
         statuses: Iterable[str] | None = None,
         limit: int = 100,
@@ -350,6 +351,11 @@ class Session:
         if player_id is not None:
             where.append("id IN (SELECT match_id FROM match_players WHERE player_id = ?)")
             args.append(player_id)
+        if player_prefix is not None:
+            where.append(
+                "id IN (SELECT match_id FROM match_players WHERE substr(player_id, 1, ?) = ?)"
+            )
+            args += [len(player_prefix), player_prefix]
         if guild_id is not None:
             where.append("guild_id = ?")
             args.append(guild_id)

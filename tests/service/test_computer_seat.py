@@ -91,3 +91,43 @@ async def test_computer_ids_are_checked(service: MatchService) -> None:
     open_match = await service.create_match("alice")
     with pytest.raises(NotAllowedError):
         await service.join_match(open_match.id, "computer:greedy")
+
+
+async def _computer_match_missing_its_orders(service: MatchService) -> int:
+    """A match against the computer whose orders for turn 1 were lost (dropped while the match
+    paused, or with a process that stopped while the computer thought)."""
+    alice_deck, _ = await make_decks(service.store, service.clock, ("alice", "bob"))
+    created = await service.create_match(
+        "alice", deck_id=alice_deck, opponent_id=COMPUTER, turn_seconds=3600, seed=5
+    )
+    match = await service.start_match(created.id, "alice")
+    ai_side = next(s.side for s in match.seats if s.player_id == COMPUTER)
+    assert ai_side is not None
+    async with service.store.write() as s:
+        await s.delete_orders(match.id, 1, ai_side)
+    assert await service.current_orders(match.id, COMPUTER) is None
+    return match.id
+
+
+async def test_the_computer_gives_its_orders_again_when_the_match_resumes(
+    service: MatchService,
+) -> None:
+    match_id = await _computer_match_missing_its_orders(service)
+    await service.pause(match_id, "alice", moderator=True)
+    resumed = await service.resume(match_id, "alice", moderator=True)
+    assert resumed.status == "active" and resumed.turn == 1
+    mine = await service.current_orders(match_id, COMPUTER)
+    assert mine is not None and mine.confirmed
+
+
+async def test_a_restart_gives_the_orders_a_computer_seat_still_owes(
+    service: MatchService,
+) -> None:
+    match_id = await _computer_match_missing_its_orders(service)
+    assert await service.play_computer_turns() == 1
+    mine = await service.current_orders(match_id, COMPUTER)
+    assert mine is not None and mine.confirmed
+    # A second call finds nothing left to do and changes nothing.
+    assert await service.play_computer_turns() == 1
+    again = await service.current_orders(match_id, COMPUTER)
+    assert again == mine
