@@ -3,6 +3,7 @@ each power level) and the mana a town makes once taken; what is picked reaches t
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Any
 
 from bot import MatchBot
@@ -29,13 +30,15 @@ async def rig(bot: MatchBot, match_id: int, player_id: str) -> dict[str, Any]:
     mine = next(g for g in state.groups if g.owner == side)
     taken = {g.coord for g in state.groups} | {s.coord for s in state.structures}
     free = [d for d in legal_moves(state, side, runtime.content)[mine.id] if d not in taken]
-    town_at, hero_at = free[0], free[1]
     enemy = next(g for g in state.groups if g.owner == side.other)
-    enemy_at = next(
-        sq.coord
+    # The enemy stands two squares from the hero and out of reach of the group and the town
+    # (on plains, whatever the square was); which squares allow that depends on the board and
+    # on the seat the player drew.
+    town_at, hero_at, enemy_at = next(
+        (town_at, hero_at, sq.coord)
+        for town_at, hero_at in permutations(free, 2)
         for sq in state.squares
-        if sq.terrain == "plains"
-        and sq.coord not in taken | {town_at, hero_at}
+        if sq.coord not in taken | {town_at, hero_at}
         and hero_at.dist(sq.coord) == 2
         and min(mine.coord.dist(sq.coord), town_at.dist(sq.coord)) >= 2
     )
@@ -57,6 +60,9 @@ async def rig(bot: MatchBot, match_id: int, player_id: str) -> dict[str, Any]:
     doc["groups"] = [
         {**g, "coord": enemy_at.name} if g["id"] == enemy.id else g for g in doc["groups"]
     ] + [Group(hero_group, side, side, hero_at, (dracha,)).to_dict()]
+    doc["squares"] = [
+        {**sq, "terrain": "plains"} if sq["coord"] == enemy_at.name else sq for sq in doc["squares"]
+    ]
     doc["structures"] = [
         *doc["structures"],
         Structure(town, "town", town_at, "neutral").to_dict(),
