@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from engine.state import (
     FORMAT_VERSION,
@@ -70,9 +70,9 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened; ``fields`` are sorted (name, value) pairs."""
+class Event(NamedTuple):
+    """One thing that happened; ``fields`` are sorted (name, value) pairs (read one with
+    :meth:`get`). A named tuple: a big turn builds a thousand of them."""
 
     kind: str
     fields: tuple[tuple[str, JsonValue], ...] = ()
@@ -93,22 +93,13 @@ class Event:
     def raw(kind: str, fields: tuple[tuple[str, JsonValue], ...]) -> Event:
         """An event from a known kind and already sorted, JSON-safe pairs, built without checks:
         the fast path for the thousands of strikes of a big turn."""
-        event = _new(Event)
-        _set_kind(event, kind)
-        _set_fields(event, fields)
-        return event
+        return _new(Event, (kind, fields))
 
     def get(self, key: str, default: JsonValue = None) -> JsonValue:
         for name, value in self.fields:
             if name == key:
                 return value
         return default
-
-    def __getitem__(self, key: str) -> JsonValue:
-        for name, value in self.fields:
-            if name == key:
-                return value
-        raise KeyError(key)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -129,11 +120,8 @@ class Event:
         return f"{self.kind}({body})"
 
 
-# A frozen dataclass's __init__ goes through object.__setattr__ once per field; writing the slots
-# through their descriptors builds the same record at half the cost.
-_new = object.__new__
-_set_kind = Event.__dict__["kind"].__set__
-_set_fields = Event.__dict__["fields"].__set__
+# The named tuple's own __new__ is a Python function; tuple.__new__ builds the same record.
+_new = tuple.__new__
 _SCALARS: Final = frozenset({int, str, bool, type(None)})
 
 

@@ -147,6 +147,6 @@ def test_D_TOWN_MANA_a_refused_choice_is_reported_and_the_rest_apply(opening: Ga
     orders = Orders(mana_choices=(ManaChoice(Coord.parse("A12"), "order"),))
     _, report = resolve_turn(opening, {Side.RED: orders})
     refused = [e for e in report.events if e.kind == "order_refused"]
-    assert [(e["section"], e["index"], e["code"]) for e in refused] == [
+    assert [(e.get("section"), e.get("index"), e.get("code")) for e in refused] == [
         ("mana_choices", 0, "no_town")
     ]

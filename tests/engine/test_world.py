@@ -105,7 +105,7 @@ def test_G9_death_categories_fire_their_events(content: Content) -> None:
     events = [e for e, s in rec.heard if s == "s_group"]
     assert events == ["host_killed", "host_dying", "minion_died"]
     died = [e for e in world.report if e.kind == "died"]
-    assert died[0]["cause"] == "killed" and died[0]["by"] == 99
+    assert died[0].get("cause") == "killed" and died[0].get("by") == 99
     assert "s_minion" not in {s.spell_id for s in world.active_spells}  # S8: left with its host
     rec.heard.clear()
     assert world.kill_minion(2, "removed")
