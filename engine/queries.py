@@ -194,11 +194,9 @@ def effective_group(state: GameState | World, group: Group) -> tuple[Minion, ...
     per_member = effective_stats(state, group)
     if per_member is None:
         return group.minions
-    from engine.spells.modifiers import with_stats
+    from engine.spells.modifiers import with_effective
 
-    return tuple(
-        m if s is None else with_stats(m, s) for m, s in zip(group.minions, per_member, strict=True)
-    )
+    return with_effective(group.minions, per_member)
 
 
 def _stats_cacheable(world: World) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
@@ -111,9 +112,7 @@ class World:
         self._reacting: dict[str, frozenset[str]] = {}
         # How many active spells carry each spell id: what reacts to an event depends only on
         # which ids are present, so counters changing in place keep the answers.
-        self._id_counts: dict[str, int] = {}
-        for spell in self.spell_map.values():
-            self._id_counts[spell.spell_id] = self._id_counts.get(spell.spell_id, 0) + 1
+        self._id_counts = Counter(s.spell_id for s in self.spell_map.values())
         self._reach: dict[frozenset[str], Reach | None] = {}
         # Where the spells reacting to deaths sit (see hears_death()).
         self._death_ears: tuple[Reach | None, Reach | None, Reach | None] | None = None
@@ -408,9 +407,7 @@ class World:
                 self._end_spells_on(HostRef.minion(minion_id), "host_died")
         self.revision += 1
         if rest:
-            self.group_map[group.id] = Group(
-                group.id, group.owner, group.controller, group.coord, tuple(rest)
-            )
+            self.group_map[group.id] = group.with_minions(tuple(rest))
         else:
             self._drop_group(group)
         if after:
@@ -781,14 +778,12 @@ class World:
         counts = self._id_counts
         ids_changed = False
         if added is not None:
-            counts[added] = counts.get(added, 0) + 1
+            counts[added] += 1
             ids_changed = counts[added] == 1
         if removed is not None:
-            left = counts.get(removed, 0) - 1
-            if left > 0:
-                counts[removed] = left
-            else:
-                counts.pop(removed, None)
+            counts[removed] -= 1
+            if counts[removed] <= 0:
+                del counts[removed]
                 ids_changed = True
         if ids_changed and self._reacting:
             self._reacting = {}

@@ -78,9 +78,7 @@ class Lookup:
 
     def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         """The globe's active spells whose id is in ``ids``, in casting order."""
-        key = _globe_keys.get(ids)
-        if key is None:
-            key = _globe_keys[ids] = frozenset({"@globe"}) | ids
+        key = _globe_key(ids)
         found = self._among.get(key)
         if found is None:
             found = self._among[key] = [s for s in self.spells_among(ids) if s.host == GLOBE]
@@ -156,9 +154,7 @@ class WorldLookup(Lookup):
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
-        globe_key = _globe_keys.get(ids)
-        if globe_key is None:
-            globe_key = _globe_keys[ids] = frozenset({"@globe"}) | ids
+        globe_key = _globe_key(ids)
         found = self._among_w.get(globe_key)
         if found is None:
             found = self._among_w[globe_key] = [
@@ -213,7 +209,17 @@ class WorldLookup(Lookup):
 
 
 _generation = [0]
-_globe_keys: dict[frozenset[str], frozenset[str]] = {}  # ids -> the key of their globe selection
+_globe_keys: dict[frozenset[str], frozenset[str]] = {}
+
+
+def _globe_key(ids: frozenset[str]) -> frozenset[str]:
+    """The selection cache's key for the globe's spells among ``ids`` (built once per id set)."""
+    key = _globe_keys.get(ids)
+    if key is None:
+        key = _globe_keys[ids] = frozenset({"@globe"}) | ids
+    return key
+
+
 _state_cache: dict[str, tuple[GameState, Lookup]] = {}
 _WORLD: list[type[World] | None] = [None]
 # The last World's view only: a World lives for one turn, and keeping older ones would keep

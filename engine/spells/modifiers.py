@@ -247,25 +247,25 @@ def _stat_changes(pairs: Iterable[tuple[ActiveSpell, Effect]], moves: bool) -> l
     return out
 
 
-def with_stats(minion: Minion, stats: Stats) -> Minion:
+def _with(minion: Minion, stats: Stats) -> Minion:
     max_hp, armor, hand, missile, attacks, level = stats
-    return Minion(
-        minion.id,
-        minion.kind,
-        minion.unit,
-        minion.nation,
-        min(minion.hp, max_hp),
-        max_hp,
-        armor,
-        attacks,
-        hand,
-        missile,
-        level,
-        minion.walks,
-        minion.traits,
-        minion.earned_level,
-        minion.name,
+    return minion._replace(
+        hp=min(minion.hp, max_hp),
+        max_hp=max_hp,
+        armor=armor,
+        hand=hand,
+        missile=missile,
+        attacks=attacks,
+        level=level,
     )
+
+
+def with_effective(
+    minions: tuple[Minion, ...], stats: tuple[Stats | None, ...]
+) -> tuple[Minion, ...]:
+    """The minions with their effective stats from :func:`effective_stats` (None leaves one
+    as it is; hit points are capped by the new maximum)."""
+    return tuple(m if s is None else _with(m, s) for m, s in zip(minions, stats, strict=True))
 
 
 _STAT_INDEX: Final = {name: index for index, name in enumerate(_STAT_FIELDS)}
@@ -294,7 +294,7 @@ def effective_minion(
     changes += _stat_changes(_auras(view, group, content), moves=False)
     if not changes:
         return minion
-    return with_stats(minion, _folded(_base(minion), changes))
+    return _with(minion, _folded(_base(minion), changes))
 
 
 def effective_stats(
@@ -344,10 +344,7 @@ def effective_group(
     state: StateLike | World | Lookup, group: Group, content: Content | None = None
 ) -> tuple[Minion, ...]:
     """Every member with its effective stats (see :func:`effective_stats`)."""
-    stats = effective_stats(state, group, content)
-    return tuple(
-        m if s is None else with_stats(m, s) for m, s in zip(group.minions, stats, strict=True)
-    )
+    return with_effective(group.minions, effective_stats(state, group, content))
 
 
 def group_moves(
