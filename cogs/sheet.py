@@ -323,24 +323,11 @@ def decode_train(value: str) -> TrainOrder:
     return TrainOrder(at, "archer")
 
 
-def _already_ordered(runtime: Runtime, sheet: Sheet, option: CastOption) -> bool:
-    """Whether the orders already cast what ``option`` casts (a card once, a hereditary spell
-    once unless replicable (N2), a bound spell once per holder (N5))."""
-    if option.source == "hand":
-        return option.card_uid in sheet.ctx.used_cards
-    given = [c for c in sheet.orders.casts if c.card_uid == 0 and c.spell_id == option.spell_id]
-    if option.source == "bound":
-        return any(c.bound_source == option.bound_source for c in given)
-    spell = runtime.content.spells.get(option.spell_id)
-    replicable = spell is not None and spell.replicable
-    return not replicable and any(c.bound_source is None for c in given)
-
-
 def _cast_options(runtime: Runtime, sheet: Sheet) -> list[discord.SelectOption]:
     options = []
     for option in sheet.legal.casts:
         spell = runtime.content.spells.get(option.spell_id)
-        if spell is None or _already_ordered(runtime, sheet, option):
+        if spell is None or option.given(sheet.orders, runtime.content):
             continue
         targets = len(option.targets)
         counted = f"{targets} target{'s' * (targets != 1)}"

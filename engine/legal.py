@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from engine.content import load_content
 from engine.coords import Coord, coord
 from engine.movement import king_steps
-from engine.orders import CastOrder, Target, TrainOrder
+from engine.orders import CastOrder, Orders, Target, TrainOrder
 from engine.queries import movable, moves, walks
 from engine.setup import turn_rng
 from engine.state import GameState, Mana, Side
@@ -120,6 +120,20 @@ class CastOption:
             bound_source=self.bound_source,
             spell_id=None if self.source == "hand" else self.spell_id,
         )
+
+    def given(self, orders: Orders, content: Content | None = None) -> bool:
+        """Whether ``orders`` already use up what this option casts: its card (cast or
+        discarded), a hereditary spell tried once a turn unless replicable (N2), a bound spell
+        cast once a turn by its holder (N5)."""
+        if self.source == "hand":
+            discarded = orders.discard is not None and orders.discard.card_uid == self.card_uid
+            return discarded or any(c.card_uid == self.card_uid for c in orders.casts)
+        given = [c for c in orders.casts if c.card_uid == 0 and c.spell_id == self.spell_id]
+        if self.source == "bound":
+            return any(c.bound_source == self.bound_source for c in given)
+        spell = (content or load_content()).spells.get(self.spell_id)
+        replicable = spell is not None and spell.replicable
+        return not replicable and any(c.bound_source is None for c in given)
 
 
 def cast_options(state: GameState, side: Side, content: Content | None = None) -> list[CastOption]:

@@ -12,7 +12,15 @@ import pytest
 from engine.content import Content
 from engine.coords import Coord
 from engine.legal import CastOption, capturable, cast_options, castable, legal_moves
-from engine.orders import CastOrder, ManaChoice, MoveOrder, Orders, Target, validate_orders
+from engine.orders import (
+    CastOrder,
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Orders,
+    Target,
+    validate_orders,
+)
 from engine.spells.targeting import candidate_targets, validate_casts
 from engine.state import GameState, HostRef, Mana, Side
 from engine.turn import resolve_turn
@@ -172,3 +180,21 @@ def test_without_mana_only_the_free_bound_spell_is_offered(content: Content) -> 
         "Dragon Breath power 4",
     ]
     assert cast_options(state, BLUE, content) == []
+
+
+def test_N2_N5_an_option_is_used_up_once_the_orders_cast_it(content: Content) -> None:
+    b, ids = dracha_board()
+    with_pool(b, RED)
+    found = by_label(cast_options(b.state(), RED, content))
+    fireball, reaper = found["Fireball"], found["Reaper's Due"]
+    breath2, breath4 = found["Dragon Breath power 2"], found["Dragon Breath power 4"]
+    assert not any(o.given(Orders(), content) for o in found.values())
+    # A card is used up when cast (plainly or boosted) or discarded.
+    boosted = Orders(casts=(found["Fireball boosted"].order(fireball.targets[0]),))
+    assert fireball.given(boosted, content)
+    assert fireball.given(Orders(discard=DiscardOrder(ids["fireball"])), content)
+    # The hereditary spell is tried once a turn (N2); the bound spell is cast once a turn by
+    # its holder, whatever the power (N5).
+    cast = Orders(casts=(reaper.order(reaper.targets[0]), breath2.order(breath2.targets[0])))
+    assert reaper.given(cast, content) and breath4.given(cast, content)
+    assert not fireball.given(cast, content)
