@@ -1047,28 +1047,32 @@ class MatchService:
     async def concede(self, match_id: int, player_id: str) -> MatchRecord:
         now = self.now_ms()
         async with self.store.write() as s:
-            match = await self._load(s, match_id, with_state=True)
-            seat = self._seat_of(match, player_id)
-            if match.status not in ("active", "paused") or match.state is None:
-                raise WrongStateError(f"Match #{match_id} is not in progress.")
+            match, seat, state = await self._in_progress(s, match_id, player_id)
             assert seat.side is not None
-            state = eb.end_by_concession(match.state, seat.side)
-            ended = await self._end(s, match, state, now, "concession")
+            conceded = eb.end_by_concession(state, seat.side)
+            ended = await self._end(s, match, conceded, now, "concession")
         await self._after_end(ended)
         return ended
+
+    async def _in_progress(
+        self, s: Session, match_id: int, player_id: str
+    ) -> tuple[MatchRecord, SeatRecord, JsonDict]:
+        """The match (locked, with its state) while active or paused, and the player's seat."""
+        match = await self._load(s, match_id, with_state=True)
+        seat = self._seat_of(match, player_id)
+        if match.status not in ("active", "paused") or match.state is None:
+            raise WrongStateError(f"Match #{match_id} is not in progress.")
+        return match, seat, match.state
 
     async def offer_draw(self, match_id: int, player_id: str) -> MatchRecord:
         """Offer a draw; when the opponent had offered one already, the draw is agreed."""
         now = self.now_ms()
         async with self.store.write() as s:
-            match = await self._load(s, match_id, with_state=True)
-            seat = self._seat_of(match, player_id)
-            if match.status not in ("active", "paused") or match.state is None:
-                raise WrongStateError(f"Match #{match_id} is not in progress.")
+            match, seat, state = await self._in_progress(s, match_id, player_id)
             if match.draw_offer_side == seat.side:
                 raise WrongStateError("You have already offered a draw this turn.")
             if match.draw_offer_side is not None:
-                outcome = await self._end(s, match, eb.end_by_agreement(match.state), now, "agreed")
+                outcome = await self._end(s, match, eb.end_by_agreement(state), now, "agreed")
             else:
                 outcome = await self._offer(s, match, seat, player_id, now)
         await self._after_end(outcome)
@@ -1093,13 +1097,10 @@ class MatchService:
     async def accept_draw(self, match_id: int, player_id: str) -> MatchRecord:
         now = self.now_ms()
         async with self.store.write() as s:
-            match = await self._load(s, match_id, with_state=True)
-            seat = self._seat_of(match, player_id)
-            if match.status not in ("active", "paused") or match.state is None:
-                raise WrongStateError(f"Match #{match_id} is not in progress.")
+            match, seat, state = await self._in_progress(s, match_id, player_id)
             if match.draw_offer_side is None or match.draw_offer_side == seat.side:
                 raise WrongStateError("Your opponent has not offered a draw.")
-            ended = await self._end(s, match, eb.end_by_agreement(match.state), now, "agreed")
+            ended = await self._end(s, match, eb.end_by_agreement(state), now, "agreed")
         await self._after_end(ended)
         return ended
 
