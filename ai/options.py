@@ -84,7 +84,8 @@ def cast_options(state: GameState, side: Side, content: Content) -> list[CastOpt
 def legalize(state: GameState, side: Side, orders: Orders, content: Content) -> Orders:
     """``orders`` minus every part the engine refuses (the whole set is checked again after
     each removal, since one order can make another illegal)."""
-    for _ in range(len(orders.casts) + len(orders.moves) + len(orders.trains) + 2):
+    parts = len(orders.casts) + len(orders.moves) + len(orders.trains) + len(orders.mana_choices)
+    for _ in range(parts + 2):
         problems = validate_orders(state, side, orders, content)
         if not problems:
             return orders
@@ -99,6 +100,8 @@ def _drop(orders: Orders, section: str | None, index: int | None) -> Orders:
         return replace(orders, moves=_without(orders.moves, index))
     if section == "trains" and index is not None:
         return replace(orders, trains=_without(orders.trains, index))
+    if section == "mana_choices" and index is not None:
+        return replace(orders, mana_choices=_without(orders.mana_choices, index))
     if section in ("casts", None) and orders.casts:
         at = index if index is not None else len(orders.casts) - 1
         return replace(orders, casts=_without(orders.casts, at))

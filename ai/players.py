@@ -14,8 +14,9 @@ from ai.determinize import determinize
 from ai.options import cast_groups, legalize, move_options, train_options
 from ai.search import Scenario, Simulator, plan
 from engine.content import Content
-from engine.orders import DiscardOrder, MoveOrder, Orders
-from engine.state import Mana, Side
+from engine.legal import capturable
+from engine.orders import DiscardOrder, ManaChoice, MoveOrder, Orders
+from engine.state import MANA_TYPES, Mana, Side
 from engine.view import PlayerView, view_for
 
 Level: TypeAlias = Literal["random", "greedy", "strong"]
@@ -56,7 +57,12 @@ def random_orders(view: PlayerView, rng: random.Random, content: Content) -> Ord
         option = rng.choice(affordable)
         reserved = reserved + option.cost
         casts.append(option.order)
-    orders = Orders(casts=tuple(casts), moves=tuple(moves), trains=tuple(trains))
+    choices = tuple(
+        ManaChoice(at, rng.choice(MANA_TYPES)) for at in capturable(state, side, content)
+    )
+    orders = Orders(
+        casts=tuple(casts), moves=tuple(moves), trains=tuple(trains), mana_choices=choices
+    )
     cast_cards = {c.card_uid for c in casts}
     spare = [c.uid for c in state.player(side).hand if c.uid not in cast_cards]
     if spare and rng.random() < 0.2:

@@ -19,8 +19,10 @@ from ai.evaluate import Board, evaluate, minion_value
 from ai.options import CastOption, cast_options, legalize, move_options, train_options
 from engine.content import Content
 from engine.coords import Coord
-from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, TrainOrder
-from engine.state import GameState, Mana, Side
+from engine.legal import capturable
+from engine.mana import production
+from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, TrainOrder
+from engine.state import MANA_TYPES, GameState, Mana, Side
 from engine.turn import resolve_turn
 
 log = logging.getLogger(__name__)
@@ -282,11 +284,45 @@ def _production_types(state: GameState, side: Side, content: Content) -> dict[st
     return made
 
 
+def choose_mana(state: GameState, side: Side, content: Content) -> tuple[ManaChoice, ...]:
+    """For each town or colony the side may take this turn (D-TOWN-MANA), the mana type its
+    cards want most for what it already makes: the cards' costs in that type (hand, deck and
+    discard pile) over one plus its production of it; ties go to the house's primary type, then
+    to the order of the six types. A second town counts the first one's choice as made."""
+    squares = capturable(state, side, content)
+    if not squares:
+        return ()
+    player = state.player(side)
+    wanted = dict.fromkeys(MANA_TYPES, 0)
+    for card in (*player.hand, *player.deck, *player.discard):
+        spell = content.spells.get(card.spell_id)
+        if spell is None:
+            continue
+        primary, secondary = spell.mana
+        wanted[primary] += spell.cost.primary
+        wanted[secondary] += spell.cost.secondary
+    made = dict(production(state, side, content).items())
+    first = content.houses[player.house].primary
+    choices = []
+    for at in squares:
+        best = max(
+            MANA_TYPES,
+            key=lambda t: (wanted[t] / (made[t] + 1), t == first, -MANA_TYPES.index(t)),
+        )
+        made[best] += 1
+        choices.append(ManaChoice(at, best))
+    return tuple(choices)
+
+
 def plan(
     state: GameState, side: Side, content: Content, sim: Simulator, rng: random.Random
 ) -> Orders:
-    """Orders for ``side``: trainings, moves, casts, moves again, a discard; all legal."""
-    orders = Orders(trains=choose_trains(state, side, content))
+    """Orders for ``side``: trainings, moves, casts, moves again, a discard, the mana of the
+    towns it may take; all legal."""
+    orders = Orders(
+        trains=choose_trains(state, side, content),
+        mana_choices=choose_mana(state, side, content),
+    )
     orders = legalize(state, side, orders, content)
     orders = improve_moves(state, side, orders, sim, rng)
     orders = add_casts(state, side, orders, sim)
