@@ -14,7 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.coords import Coord
-from engine.orders import MoveOrder, Orders, Target, TrainOrder
+from engine.orders import ManaChoice, MoveOrder, Orders, Target, TrainOrder
 from engine.spells.schema import SpellDef
 from engine.view import PlayerView
 from render import encode
@@ -25,7 +25,14 @@ from render.geometry import Layout
 from render.overlay import XY, arrow_polygon, dashed_line, globe_anchor, target_badge_origin
 from render.scene import BoardScene, SpellBadge
 from render.sprites import OUTLINE, spell_badge
-from render.theme import DEFAULT_THEME, Theme, house_colours, readable_on
+from render.theme import (
+    DEFAULT_THEME,
+    MANA_SHORT,
+    Theme,
+    house_colours,
+    mana_colour,
+    readable_on,
+)
 
 TRAIN_LABELS = {"swordsman": "+Sw", "archer": "+Ar", "mana": "+Mana"}
 
@@ -51,7 +58,8 @@ def render_order_sheet(
         _draw_cast_lines(canvas, layout, casts)
 
     board, layout, background = draw_scene(scene, theme, under=under)
-    # Moves first, then casts (numbered in issue order, over the arrows), then training.
+    # Moves first, then casts (numbered in issue order, over the arrows), then training and
+    # the mana the towns to take are to make.
     draw = ImageDraw.Draw(board)
     for move in orders.moves:
         _draw_move_order(draw, layout, scene, move)
@@ -59,6 +67,8 @@ def render_order_sheet(
         _draw_cast_order(board, layout, scene, cast)
     for train in orders.trains:
         _draw_train_order(board, draw, layout, train)
+    for choice in orders.mana_choices:
+        _draw_mana_choice(board, draw, layout, choice)
     strip = _hand_strip(view, orders, book, layout.width, theme)
     image = Image.new("RGB", (layout.width, board.height + strip.height), theme.background)
     image.paste(board, (0, 0))
@@ -211,6 +221,28 @@ def _draw_train_order(
     image.paste(sprite, (x, y), sprite)
 
 
+def _draw_mana_choice(
+    image: Image.Image, draw: ImageDraw.ImageDraw, layout: Layout, choice: ManaChoice
+) -> None:
+    """A chip in the mana's colour, framed in the orders' colour, at the top right of the town
+    or colony: what it is to make if taken (the training chip sits at the bottom, so a square
+    can show both; the arrow and frame tell it from a spell's badge)."""
+    theme = layout.theme
+    left, top, _right, _bottom = layout.square_box(choice.structure.x, choice.structure.y)
+    fill = mana_colour(choice.mana_type)
+    label = "→" + MANA_SHORT.get(choice.mana_type, choice.mana_type[:3].capitalize())
+    sprite = text_sprite(label, max(9, round(12 * theme.unit)), readable_on(fill), bold=True)
+    x, y = left + layout.cell - sprite.width - 6, top + 3
+    draw.rounded_rectangle(
+        (x - 3, y, x + sprite.width + 3, y + sprite.height),
+        radius=4,
+        fill=fill,
+        outline=theme.order_line,
+        width=2,
+    )
+    image.paste(sprite, (x, y), sprite)
+
+
 def _hand_strip(
     view: PlayerView, orders: Orders, book: SpellBook, width: int, theme: Theme
 ) -> Image.Image:
@@ -232,7 +264,11 @@ def _hand_strip(
         bold=True,
     )
     count = (
-        len(orders.casts) + len(orders.moves) + len(orders.trains) + (orders.discard is not None)
+        len(orders.casts)
+        + len(orders.moves)
+        + len(orders.trains)
+        + len(orders.mana_choices)
+        + (orders.discard is not None)
     )
     state = "confirmed" if orders.confirmed else "not confirmed yet"
     paste_text(

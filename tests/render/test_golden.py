@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, Target, TrainOrder
+from engine.orders import (
+    CastOrder,
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Orders,
+    Target,
+    TrainOrder,
+)
 from engine.spells.catalogue import parse_spell_table
 from engine.state import Side
 from engine.view import view_for
@@ -59,6 +67,7 @@ def red_orders() -> Orders:
         moves=(MoveOrder(army.id, c("F7")), MoveOrder(monsters.id, c("D5"))),
         trains=(TrainOrder(c("D4"), "archer"), TrainOrder(c("D7"), "mana", "will")),
         discard=DiscardOrder(hand[1].uid),
+        mana_choices=(ManaChoice(c("F7"), "world"),),
     )
 
 
