@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from engine.content import Content
 from engine.report import Event, TurnReport
+from engine.view import PlayerView
 
 # Events that only repeat what the board image and other lines already say.
 QUIET = frozenset({"turn_started", "round", "spell_cast", "structure_delta"})
@@ -30,10 +31,45 @@ def _side(value: object) -> str:
     return {"red": "Red", "blue": "Blue", "neutral": "Neutral"}.get(str(value), str(value))
 
 
+@dataclass
+class Roster:
+    """Who the ids of a turn report are, read off the public boards before and after the turn:
+    players see sides, units and squares, never the engine's ids. ``groups`` follows the
+    report's moves as the log is read."""
+
+    minions: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> (side, unit)
+    groups: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> (side, square)
+    structures: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> (kind, square)
+
+    @staticmethod
+    def of(content: Content, *views: PlayerView) -> Roster:
+        """From public views, earliest first: the first view to name an id places it."""
+        roster = Roster()
+        for view in views:
+            for group in view.groups:
+                side = str(group.owner)
+                roster.groups.setdefault(group.id, (side, group.coord.name))
+                for m in group.minions:
+                    unit = content.units.get(m.unit)
+                    what = unit.name.lower() if unit is not None else m.unit
+                    if "hero" in m.traits and m.name:
+                        what = m.name
+                    roster.minions.setdefault(m.id, (side, what))
+            for s in view.structures:
+                roster.structures.setdefault(s.id, (s.kind, s.coord.name))
+        return roster
+
+
 class LogWriter:
-    def __init__(self, content: Content, names: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        content: Content,
+        names: Mapping[str, str] | None = None,
+        roster: Roster | None = None,
+    ) -> None:
         self.content = content
         self.names = dict(names or {})
+        self.roster = roster or Roster()
 
     def who(self, side: object) -> str:
         name = self.names.get(str(side))
@@ -43,6 +79,22 @@ class LogWriter:
         spell = self.content.spells.get(str(value))
         return spell.name if spell is not None else str(value)
 
+    def group(self, value: object) -> str:
+        """``the Red group on F6``, or ``group 17`` for one the boards never showed."""
+        found = self.roster.groups.get(value) if isinstance(value, int) else None
+        if found is None:
+            return f"group {value}"
+        side, at = found
+        return f"the {_side(side)} group on {at}"
+
+    def minion(self, value: object) -> str:
+        """``the Blue archer``, or ``minion 13`` for one the boards never showed."""
+        found = self.roster.minions.get(value) if isinstance(value, int) else None
+        if found is None:
+            return f"minion {value}"
+        side, what = found
+        return f"the {_side(side)} {what}"
+
     def target(self, event: Event, key: str = "target") -> str:
         """A host reference such as ``group:17`` or ``square:E5`` in words."""
         target = event.get(key)
@@ -51,9 +103,22 @@ class LogWriter:
         kind, _, ref = str(target).partition(":")
         if kind in ("square", "globe") or not ref:
             return ref or kind
+        number = int(ref) if ref.isdigit() else ref
+        if kind == "group":
+            return self.group(number)
+        if kind == "minion":
+            return self.minion(number)
+        structure = self.roster.structures.get(number) if isinstance(number, int) else None
+        if kind == "structure" and structure is not None:
+            return f"the {structure[0]} on {structure[1]}"
         return f"{kind} {ref}"
 
     def line(self, event: Event) -> str | None:
+        text = self._text(event)
+        self._follow(event)
+        return text
+
+    def _text(self, event: Event) -> str | None:
         if event.kind in QUIET:
             return None
         writer = _WRITERS.get(event.kind)
@@ -61,6 +126,22 @@ class LogWriter:
             return writer(self, event)
         fields = ", ".join(f"{k} {v}" for k, v in event.fields)
         return f"{event.kind.replace('_', ' ')}: {fields}" if fields else event.kind
+
+    def _follow(self, event: Event) -> None:
+        """Keep each group's square as the report moves it."""
+        group = event.get("group")
+        if not isinstance(group, int):
+            return
+        if event.kind in ("moved", "group_created"):
+            at = event.get("to") if event.kind == "moved" else event.get("at")
+            self.roster.groups[group] = (str(event.get("side")), str(at))
+        elif event.kind == "bounced":
+            self.roster.groups[group] = (str(event.get("side")), str(event.get("from")))
+        elif event.kind == "trained":
+            # A recruit trained this turn may fight and die before any board shows it.
+            minion = event.get("minion")
+            if isinstance(minion, int):
+                self.roster.minions[minion] = (str(event.get("side")), str(event.get("trained_as")))
 
     def lines(self, report: TurnReport) -> list[str]:
         return [text for event in report.events if (text := self.line(event))]
@@ -119,39 +200,34 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
         f"{log.spell(e.get('spell'))} is active on {log.target(e, 'host')}"
     ),
     "moved": lambda log, e: (
-        f"{log.who(e.get('side'))} group {e.get('group')} moved {e.get('from')} → {e.get('to')}"
+        f"{log.who(e.get('side'))} moved a group {e.get('from')} → {e.get('to')}"
     ),
     "blocked": lambda log, e: (
-        f"{log.who(e.get('side'))} group {e.get('group')} could not move "
-        f"{e.get('from')} → {e.get('to')} ({e.get('reason')})"
+        f"{log.who(e.get('side'))}: the group on {e.get('from')} could not move to "
+        f"{e.get('to')} ({e.get('reason')})"
     ),
     "bounced": lambda log, e: (
-        f"{log.who(e.get('side'))} group {e.get('group')} bounced back to "
-        f"{e.get('from')} ({e.get('reason')})"
+        f"{log.who(e.get('side'))}: a group bounced back to {e.get('from')} ({e.get('reason')})"
     ),
-    "joined": lambda log, e: (
-        f"{log.who(e.get('side'))} group {e.get('group')} joined group "
-        f"{e.get('into')} on {e.get('at')}"
-    ),
+    "joined": lambda log, e: f"{log.who(e.get('side'))}: two groups joined on {e.get('at')}",
     "moonwalk_failed": lambda log, e: (
-        f"{log.who(e.get('side'))} group {e.get('group')} found no square and left the game"
+        f"{log.who(e.get('side'))}: {log.group(e.get('group'))} found no square and left the game"
     ),
     "combat": lambda log, e: f"Combat between {e.get('at')} and {e.get('against')}",
     "strike": lambda log, e: (
-        f"  {e.get('attacker')} {'hits' if e.get('hit') else 'misses'} "
-        f"{e.get('victim')}"
-        + (f" for {e.get('damage')} (hp {e.get('hp')})" if e.get("hit") else "")
+        f"  {_capital(log.minion(e.get('attacker')))} {'hits' if e.get('hit') else 'misses'} "
+        f"{log.minion(e.get('victim'))}"
+        + (f" for {e.get('damage')} ({_left(e.get('hp'))} hp left)" if e.get("hit") else "")
     ),
     "combat_ended": lambda log, e: (
         f"  the fight ends after {e.get('rounds')} round(s) ({e.get('reason')})"
     ),
     "died": lambda log, e: (
-        f"{log.who(e.get('side'))} {e.get('unit') or 'minion'} {e.get('minion')} died on "
-        f"{e.get('at')} ({e.get('cause')})"
+        f"{log.who(e.get('side'))}: {_unit(log, e)} died on {e.get('at')} ({e.get('cause')})"
     ),
-    "group_died": lambda log, e: f"{log.who(e.get('side'))} group {e.get('group')} is gone",
+    "group_died": lambda log, e: f"{log.who(e.get('side'))}: the group on {e.get('at')} is gone",
     "group_created": lambda log, e: (
-        f"{log.who(e.get('side'))} group {e.get('group')} appears on {e.get('at')}"
+        f"{log.who(e.get('side'))}: a new group appears on {e.get('at')}"
     ),
     "trained": lambda log, e: f"{log.who(e.get('side'))} trained {_trainee(e)} at {e.get('at')}",
     "discarded": lambda log, e: f"{log.who(e.get('side'))} discarded {log.spell(e.get('spell'))}",
@@ -170,12 +246,16 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "mana": lambda log, e: f"{log.who(e.get('side'))} gains {_mana(e.get('gained'))}",
     "drew": lambda log, e: f"{log.who(e.get('side'))} draws {e.get('count')} card(s)",
     "deck_empty": lambda log, e: f"{log.who(e.get('side'))}'s deck is empty",
-    "level_gained": lambda log, e: f"Minion {e.get('minion')} reaches level {e.get('level')}",
+    "level_gained": lambda log, e: (
+        f"{_capital(log.minion(e.get('minion')))} reaches level {e.get('level')}"
+    ),
     "terrain_fatal": lambda log, e: (
-        f"Minion {e.get('minion')} on {e.get('at')} {e.get('fate')} ({e.get('terrain')})"
+        f"{_capital(log.minion(e.get('minion')))} on {e.get('at')} {e.get('fate')} "
+        f"({e.get('terrain')})"
     ),
     "damaged": lambda log, e: (
-        f"Minion {e.get('minion')} takes {e.get('amount')} damage ({e.get('source')})"
+        f"{_capital(log.minion(e.get('minion')))} takes {e.get('amount')} damage "
+        f"({log.spell(e.get('source'))})"
     ),
     "structure_created": lambda log, e: f"A {e.get('kind')} rises on {e.get('at')}",
     "structure_destroyed": lambda log, e: f"The {e.get('kind')} on {e.get('at')} is destroyed",
@@ -189,6 +269,28 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
         + f" ({e.get('reason')})"
     ),
 }
+
+
+def _left(hp: object) -> object:
+    """Hit points left; below zero reads as none (the death follows on its own line)."""
+    return max(0, hp) if isinstance(hp, int) else hp
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _unit(log: LogWriter, event: Event) -> str:
+    """The minion that died, by the event's unit (the boards may no longer show it)."""
+    minion = event.get("minion")
+    known = log.roster.minions.get(minion) if isinstance(minion, int) else None
+    unit = known[1] if known is not None else event.get("unit")
+    if not unit:
+        return log.minion(minion)
+    what = str(unit)
+    if what[:1].isupper():  # a hero's own name
+        return what
+    return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
 
 
 def _mana(value: object) -> str:

@@ -22,7 +22,6 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from cogs.log import LogWriter, public_report
 from cogs.match import JoinButton
 from cogs.runtime import (
     MatchLike,
@@ -33,6 +32,7 @@ from cogs.runtime import (
     runtime_of,
     side_name,
     timestamp,
+    write_log,
 )
 from cogs.sheet import Sheet, load_sheet, sheet_embed, sheet_image, sheet_view
 from cogs.split import (
@@ -42,7 +42,6 @@ from cogs.split import (
     clip,
     split_text,
 )
-from engine.report import TurnReport
 from service.matches import computer_level
 from service.outbox import PermanentDeliveryError
 
@@ -470,13 +469,19 @@ class Poster:
         turn = int(item.payload["turn"])
         match = await self.runtime.matches.get_match(item.match_id)
         record = await self.runtime.matches.history(match.id, turn)
-        report = public_report(TurnReport.from_dict(record.report), self.runtime.content)
+        before: dict[str, Any] | None
+        if turn > 1:
+            before = (await self.runtime.matches.history(match.id, turn - 1)).state
+        else:
+            before = (await self.runtime.matches.get_match(match.id, with_state=True)).initial_state
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, record.state, record.report, names)
-        writer = LogWriter(self.runtime.content, names)
+        summary, lines = await self.runtime.compute(
+            write_log, before, record.state, record.report, names
+        )
         embed = discord.Embed(
             title=f"Match #{match.id} · turn {turn} resolved",
-            description="\n".join(writer.summary(report)),
+            description="\n".join(summary),
         )
         cause = "both players confirmed" if record.cause == "confirmed" else "the deadline passed"
         no_shows = item.payload.get("no_shows") or []
@@ -494,7 +499,7 @@ class Poster:
         self._keyed(embed, item)
         files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
         embed.set_image(url=f"attachment://turn-{turn}.png")
-        log_text = "\n".join(writer.lines(report)) or "Nothing happened."
+        log_text = "\n".join(lines) or "Nothing happened."
         embeds = [embed]
         pages = split_text(log_text, EMBED_DESCRIPTION_LIMIT)
         if len(pages) == 1 and len(embed) + len(pages[0]) + 20 <= EMBED_TOTAL_LIMIT:

@@ -135,6 +135,27 @@ def draw_board(
     return render_board(view, report, names=names)
 
 
+def write_log(
+    before_doc: dict[str, Any] | None,
+    state_doc: dict[str, Any],
+    report_doc: dict[str, Any],
+    names: dict[str, str],
+) -> tuple[list[str], list[str]]:
+    """A turn's summary and log lines, naming minions and groups as the public boards before
+    and after the turn show them (never a non-visible spell, G12)."""
+    from cogs.log import LogWriter, Roster, public_report
+
+    content = load_content()
+    report = public_report(TurnReport.from_dict(report_doc), content)
+    views = [
+        view_for(GameState.from_dict(doc), None, content)
+        for doc in (before_doc, state_doc)
+        if doc is not None
+    ]
+    writer = LogWriter(content, names, Roster.of(content, *views))
+    return writer.summary(report), writer.lines(report)
+
+
 def draw_sheet(state_doc: dict[str, Any], side: str, orders_doc: dict[str, Any]) -> bytes:
     """The private image of ``side``'s order sheet."""
     view = view_for(GameState.from_dict(state_doc), Side(side), load_content())

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from cogs.log import LogWriter, public_report
+from cogs.log import LogWriter, Roster, public_report
 from engine.content import load_content
 from engine.report import Event, TurnReport
+from engine.setup import MatchConfig, default_deck, new_game
 from engine.state import Side
+from engine.view import view_for
 
 
 def report(*events: Event) -> TurnReport:
@@ -53,14 +55,106 @@ def test_events_read_as_sentences_with_player_names() -> None:
         )
     )
     assert lines == [
-        "Red (Alice) group 12 moved D4 → D5",
+        "Red (Alice) moved a group D4 → D5",
         "Red (Alice) trained a swordsman at D4",
         "Red (Alice) trained an archer at D4",
         "Blue (Bob) trained a novice for order mana at D4",
         "Red (Alice) captured the town on D7",
-        "Blue (Bob) archer 8 died on F7 (killed)",
+        "Blue (Bob): an archer died on F7 (killed)",
         "Blue (Bob) cast Fireball on group 17",
     ]
+
+
+def test_minions_and_groups_are_named_as_the_boards_show_them_not_by_id() -> None:
+    roster = Roster(
+        minions={8: ("blue", "archer"), 14: ("red", "swordsman"), 30: ("red", "Dracha")},
+        groups={12: ("blue", "F7"), 17: ("red", "E6")},
+        structures={5: ("town", "D7")},
+    )
+    writer = LogWriter(load_content(), {"red": "Alice", "blue": "Bob"}, roster)
+    lines = writer.lines(
+        report(
+            Event.make("spell_executed", card=25, side="blue", spell="fireball", target="group:17"),
+            Event.make("moved", group=17, side="red", to="F6", **{"from": "E6"}),
+            Event.make("spell_executed", card=26, side="blue", spell="fireball", target="group:17"),
+            Event.make("spell_added", card=27, host="structure:5", side="red", spell="fortitude"),
+            Event.make("spell_added", card=28, host="minion:30", side="red", spell="fortitude"),
+            Event.make(
+                "strike",
+                attacker=14,
+                damage=3,
+                hit=True,
+                hp=4,
+                mode="hand",
+                soaked=0,
+                victim=8,
+            ),
+            Event.make(
+                "strike",
+                attacker=8,
+                damage=0,
+                hit=False,
+                hp=7,
+                mode="hand",
+                soaked=0,
+                victim=30,
+            ),
+            Event.make("damaged", amount=5, group=12, minion=8, source="fireball"),
+            Event.make("level_gained", group=17, level=2, minion=14),
+            Event.make("died", at="F7", by=30, cause="killed", group=12, minion=8, side="blue"),
+            Event.make("group_died", at="F7", group=12, side="blue"),
+            Event.make("strike", attacker=99, damage=0, hit=False, hp=1, victim=98),
+            Event.make(
+                "trained",
+                at="D4",
+                group=81,
+                mana_type=None,
+                minion=80,
+                side="red",
+                structure=1,
+                trained_as="archer",
+            ),
+            Event.make("strike", attacker=80, damage=2, hit=True, hp=-1, victim=8),
+        )
+    )
+    assert lines == [
+        "Blue (Bob) cast Fireball on the Red group on E6",
+        "Red (Alice) moved a group E6 → F6",
+        "Blue (Bob) cast Fireball on the Red group on F6",
+        "Fortitude is active on the town on D7",
+        "Fortitude is active on the Red Dracha",
+        "  The Red swordsman hits the Blue archer for 3 (4 hp left)",
+        "  The Blue archer misses the Red Dracha",
+        "The Blue archer takes 5 damage (Fireball)",
+        "The Red swordsman reaches level 2",
+        "Blue (Bob): an archer died on F7 (killed)",
+        "Blue (Bob): the group on F7 is gone",
+        "  Minion 99 misses minion 98",
+        "Red (Alice) trained an archer at D4",
+        "  The Red archer hits the Blue archer for 2 (0 hp left)",
+    ]
+
+
+def test_the_roster_reads_sides_units_and_squares_off_the_public_boards() -> None:
+    content = load_content()
+    state = new_game(
+        MatchConfig(
+            seed=3,
+            houses={Side.RED: "war", Side.BLUE: "life"},
+            decks={
+                Side.RED: default_deck("war", content),
+                Side.BLUE: default_deck("life", content),
+            },
+        ),
+        content,
+    )
+    roster = Roster.of(content, view_for(state, None, content))
+    for group in state.groups:
+        assert roster.groups[group.id] == (str(group.owner), group.coord.name)
+        for m in group.minions:
+            assert roster.minions[m.id] == (str(group.owner), content.units[m.unit].name.lower())
+    for structure in state.structures:
+        assert roster.structures[structure.id] == (structure.kind, structure.coord.name)
 
 
 def test_summary_counts_per_side_and_names_the_new_initiative() -> None:

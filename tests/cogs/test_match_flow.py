@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from sandbox import render_transcript
 from tests.cogs.support import (
@@ -47,7 +48,12 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
         final = await wait_final_post(world, thread, match_id)
         names = [a.filename for a in final.attachments]
         assert "final.png" in names and f"match-{match_id}.gif" in names
-        # One post per resolved turn, each with its board image.
+        # One post per resolved turn, each with its board image, and a log that names groups
+        # by their squares (players never see the engine's ids).
+        logs = []
         for turn_post in posts(world.sandbox, thread, f"Match #{match_id} · turn "):
             assert len([a for a in turn_post.attachments if a.filename.endswith(".png")]) == 1
+            logs += [str(e.get("description")) for e in turn_post.embeds[1:]]
+        assert any("moved a group" in text for text in logs)
+        assert not [text for text in logs if re.search(r"\bgroup \d", text)]
         assert "is over" in render_transcript(world.sandbox, thread)
