@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.match import find_match
-from cogs.runtime import Runtime, is_moderator, runtime_of
+from cogs.errors import RefusalError
+from cogs.runtime import MatchLike, Runtime, is_moderator, runtime_of
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -27,10 +27,18 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             return True
         raise app_commands.MissingPermissions(["manage_guild"])
 
+    async def _moderated(self, interaction: discord.Interaction, number: int) -> MatchLike:
+        """Match ``number`` if it is this server's: moderators manage their own server's matches
+        only (anyone may make a server and invite the bot), and learn nothing of the others."""
+        found = await self.runtime.matches.get_match(number)
+        if found.guild_id != str(interaction.guild_id):
+            raise RefusalError(f"There is no match #{number} in this server.")
+        return found
+
     @app_commands.command(name="pause", description="Pause a match now")
     async def pause(self, interaction: discord.Interaction, match: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await find_match(self.runtime, interaction, match)
+        found = await self._moderated(interaction, match)
         await self.runtime.matches.pause(found.id, str(interaction.user.id), moderator=True)
         self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} is paused.", ephemeral=True)
@@ -38,7 +46,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     @app_commands.command(name="resume", description="Resume a paused match now")
     async def resume(self, interaction: discord.Interaction, match: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await find_match(self.runtime, interaction, match)
+        found = await self._moderated(interaction, match)
         await self.runtime.matches.resume(found.id, str(interaction.user.id), moderator=True)
         self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} resumes.", ephemeral=True)
@@ -52,7 +60,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         hours: app_commands.Range[float, 0.0167, 336.0],
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await find_match(self.runtime, interaction, match)
+        found = await self._moderated(interaction, match)
         await self.runtime.matches.extend(
             found.id, str(interaction.user.id), round(hours * 3600), moderator=True
         )

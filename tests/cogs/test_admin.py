@@ -1,0 +1,81 @@
+"""/admin: a server's moderators pause, resume and extend its matches, and only its own."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot import MatchBot
+from sandbox.errors import PlayerError
+from tests.cogs.support import TIMEOUT, World, bot_running, create_match, posts
+from tests.sandbox.support import running
+
+HOUR_MS = 3_600_000
+
+
+async def test_a_moderator_pauses_resumes_and_extends_a_match_of_the_server(world: World) -> None:
+    sandbox = world.sandbox
+    mia = sandbox.player(
+        sandbox.create_user("Mia", guild=world.guild, manage_server=True), channel=world.lobby
+    )
+    async with bot_running(world) as bot:
+        thread, match_id = await create_match(world)
+        matches = bot.runtime.matches
+        before = await matches.get_match(match_id)
+
+        answer = await (await mia.slash("admin pause", match=match_id)).wait_done(timeout=TIMEOUT)
+        assert answer.content == f"Match #{match_id} is paused."
+        assert (await matches.get_match(match_id)).status == "paused"
+
+        answer = await (await mia.slash("admin resume", match=match_id)).wait_done(timeout=TIMEOUT)
+        assert answer.content == f"Match #{match_id} resumes."
+        resumed = await matches.get_match(match_id)
+        assert resumed.status == "active"
+
+        result = await mia.slash("admin extend", match=match_id, hours=2.0)
+        answer = await result.wait_done(timeout=TIMEOUT)
+        assert answer.content == f"Match #{match_id}'s deadline is extended."
+        extended = await matches.get_match(match_id)
+        assert before.deadline_at is not None and resumed.deadline_at is not None
+        assert extended.deadline_at == resumed.deadline_at + 2 * HOUR_MS
+        await sandbox.wait_for(
+            lambda: len(sandbox.messages(thread)) > len(posts(sandbox, thread, "Match #")),
+            timeout=TIMEOUT,
+            what="the announcements in the thread",
+        )
+
+
+async def test_a_moderator_of_another_server_cannot_touch_the_match(world: World) -> None:
+    sandbox = world.sandbox
+    other = sandbox.create_guild("Some other server")
+    dave = sandbox.player(
+        sandbox.create_user("Dave", guild=other, manage_server=True),
+        channel=sandbox.create_channel(other, "general"),
+    )
+    # Commands synced globally, so Dave's server has /admin too.
+    bot = MatchBot(replace(world.settings(), test_guild_id=None), guild_ready_timeout=0.05)
+    async with running(bot, sandbox):
+        await sandbox.wait_for(lambda: bool(sandbox.commands()), timeout=TIMEOUT, what="commands")
+        _thread, match_id = await create_match(world)
+        assert bot.runtime is not None
+        before = await bot.runtime.matches.get_match(match_id)
+        for command, options in (
+            ("admin pause", {}),
+            ("admin resume", {}),
+            ("admin extend", {"hours": 300.0}),
+        ):
+            result = await dave.slash(command, match=match_id, **options)
+            answer = await result.wait_done(timeout=TIMEOUT)
+            assert answer.content == f"There is no match #{match_id} in this server.", command
+        after = await bot.runtime.matches.get_match(match_id)
+        assert (after.status, after.deadline_at) == (before.status, before.deadline_at)
+
+
+async def test_a_member_without_manage_server_cannot_use_admin(world: World) -> None:
+    async with bot_running(world) as bot:
+        _thread, match_id = await create_match(world)
+        # The command's default permissions keep it from Carol's client, as Discord does.
+        with pytest.raises(PlayerError, match="lacks the permissions to use /admin"):
+            await world.carol.slash("admin pause", match=match_id)
+        assert (await bot.runtime.matches.get_match(match_id)).status == "active"
