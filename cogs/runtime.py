@@ -30,7 +30,7 @@ from render.board import render_board
 from render.replay import render_replay
 from render.sheet import render_order_sheet
 from service.decks import DeckService
-from service.errors import NotYourMatchError
+from service.errors import NotYourMatchError, WrongStateError
 from service.matches import MatchService
 from service.outbox import Outbox
 
@@ -258,8 +258,12 @@ class Runtime:
             if seat is None:
                 raise NotYourMatchError(f"You are not playing in match #{match_id}.")
             side = Side(seat.side) if seat.side else None
-        if match.status in ("open", "cancelled"):
-            raise ValueError(f"match {match_id} has not started")
+        if match.status == "open":
+            raise WrongStateError(
+                f"Match #{match_id} has not begun yet: it starts once both seats are taken."
+            )
+        if match.status == "cancelled":
+            raise WrongStateError(f"Match #{match_id} was cancelled before it began.")
         if self._state_key(match) not in self._states:
             # The state document is large: read it once per turn, not once per click.
             match = await self.matches.get_match(match_id, with_state=True)
