@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from cogs.errors import RefusalError
 from cogs.runtime import Runtime, runtime_of
-from cogs.split import clip, paged_embeds
+from cogs.split import clip, paged_embeds, send_embeds
 from engine.content import Content
 from engine.setup import DECK_CLASSES, MAX_COPIES, MIN_DECK
 from service.decks import deck_text
@@ -127,9 +127,7 @@ class DeckCog(commands.GroupCog, group_name="deck", group_description="Your spel
             lines = [
                 "You have no decks yet: `/deck starter` makes one, `/deck import` reads a list."
             ]
-        await interaction.followup.send(
-            embeds=paged_embeds("Your decks", lines)[:10], ephemeral=True
-        )
+        await send_embeds(interaction, paged_embeds("Your decks", lines))
 
     @app_commands.command(name="show", description="Show a deck as a list you can import again")
     @app_commands.describe(deck="Which deck")
@@ -140,9 +138,8 @@ class DeckCog(commands.GroupCog, group_name="deck", group_description="Your spel
         assert deck_id is not None
         record = await runtime.decks.get_deck(str(interaction.user.id), deck_id)
         text = deck_text(record, runtime.content)
-        await interaction.followup.send(
-            embeds=paged_embeds(f"Deck #{record.id} {record.name}", [f"```\n{text}```"])[:10],
-            ephemeral=True,
+        await send_embeds(
+            interaction, paged_embeds(f"Deck #{record.id} {record.name}", [f"```\n{text}```"])
         )
 
     @app_commands.command(name="starter", description="Make a ready-made deck of one house")

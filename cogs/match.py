@@ -22,7 +22,7 @@ from cogs.runtime import (
     side_name,
     timestamp,
 )
-from cogs.split import clip, paged_embeds
+from cogs.split import clip, paged_embeds, send_embeds
 from engine.spells.vocab import HOUSES
 from engine.state import RULESETS
 from service.matches import COMPUTER_LEVELS, COMPUTER_PREFIX, is_computer
@@ -321,7 +321,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             + (f" · <#{m.channel_id}>" if m.channel_id else "")
             for m in found
         ] or ["You have no matches; `/match create` starts one."]
-        await interaction.followup.send(embeds=paged_embeds("Your matches", lines), ephemeral=True)
+        await send_embeds(interaction, paged_embeds("Your matches", lines))
 
     @app_commands.command(name="board", description="The public board of a match")
     async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:

@@ -11,7 +11,7 @@ from discord.ext import commands
 from cogs.deck import house_choices
 from cogs.errors import RefusalError
 from cogs.runtime import Runtime, runtime_of
-from cogs.split import EMBED_DESCRIPTION_LIMIT, clip, paged_embeds
+from cogs.split import EMBED_DESCRIPTION_LIMIT, clip, paged_embeds, send_embeds
 from engine.spells.schema import SpellDef
 from render.card import render_card
 
@@ -81,9 +81,7 @@ class SpellCog(commands.GroupCog, group_name="spell", group_description="Spells 
             key=lambda s: (s.cost.total, s.name),
         )
         lines = [f"**{s.name}** {s.cost} · {s.type} · {s.target.describe()}" for s in spells]
-        await interaction.followup.send(
-            embeds=paged_embeds(f"House {house.title()}", lines or ["(none)"])[:10], ephemeral=True
-        )
+        await send_embeds(interaction, paged_embeds(f"House {house.title()}", lines or ["(none)"]))
 
 
 async def setup(bot: commands.Bot) -> None:

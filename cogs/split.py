@@ -120,6 +120,15 @@ def add_field_safely(embed: discord.Embed, name: str, value: str, *, inline: boo
     return True
 
 
+async def send_embeds(
+    interaction: discord.Interaction, embeds: Sequence[discord.Embed], *, ephemeral: bool = True
+) -> None:
+    """Follow-ups carrying ``embeds`` in order, in as few messages as Discord's limits allow
+    (ten embeds and 6,000 characters a message)."""
+    for group in group_embeds(embeds):
+        await interaction.followup.send(embeds=group, ephemeral=ephemeral)
+
+
 def group_embeds(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
     """``embeds`` grouped into messages: at most 10 each and 6,000 characters in total."""
     messages: list[list[discord.Embed]] = []
