@@ -17,9 +17,11 @@ from cogs.sheet import (
     acknowledge,
     apply_text,
     load_sheet,
+    resolved_footer,
     sheet_embed,
     sheet_image,
     sheet_view,
+    update_dm_sheet,
 )
 from cogs.split import MESSAGE_LIMIT, split_text
 from engine.notation import format_orders
@@ -64,13 +66,20 @@ class OrdersCog(commands.Cog):
         await acknowledge(interaction, runtime, ephemeral=True, thinking=True)
         player = str(interaction.user.id)
         found = await find_match(runtime, interaction, match)
-        sheet = await load_sheet(runtime, found.id, player)
         lines: list[str] = []
-        if orders:
-            outcome = await apply_text(runtime, sheet, player, orders)
-            lines, sheet = outcome.lines, outcome.sheet
-            if sheet.match.turn != sheet.view.turn:
-                sheet = await load_sheet(runtime, found.id, player)
+        async with runtime.order_lock(found.id, player):
+            sheet = await load_sheet(runtime, found.id, player)
+            if orders:
+                outcome = await apply_text(runtime, sheet, player, orders)
+                lines, sheet = outcome.lines, outcome.sheet
+                if outcome.resolved is not None:
+                    await update_dm_sheet(
+                        self.bot, runtime, sheet, player, footer=resolved_footer(outcome.resolved)
+                    )
+                    # The turn is over: show the sheet of the next one.
+                    sheet = await load_sheet(runtime, found.id, player)
+                else:
+                    await update_dm_sheet(self.bot, runtime, sheet, player)
         await interaction.followup.send(
             content=split_text("\n".join(lines), MESSAGE_LIMIT)[0] if lines else "",
             embed=sheet_embed(runtime, sheet),
@@ -120,29 +129,15 @@ class OrdersCog(commands.Cog):
                     f"match number, e.g. `#{mine[0].id} cast Fireball on E5`."
                 )
             match_id = mine[0].id
-        sheet = await load_sheet(runtime, match_id, player_id)
-        outcome = await apply_text(runtime, sheet, player_id, content)
-        await self._update_dm_sheet(outcome.sheet, player_id)
+        async with runtime.order_lock(match_id, player_id):
+            sheet = await load_sheet(runtime, match_id, player_id)
+            outcome = await apply_text(runtime, sheet, player_id, content)
+            if outcome.resolved is not None:
+                footer = resolved_footer(outcome.resolved)
+                await update_dm_sheet(self.bot, runtime, outcome.sheet, player_id, footer=footer)
+                return "\n".join([*outcome.lines, footer])
+            await update_dm_sheet(self.bot, runtime, outcome.sheet, player_id)
         return reply_text(outcome.lines, outcome.sheet)
-
-    async def _update_dm_sheet(self, sheet: Sheet, player_id: str) -> None:
-        """Keep the sheet sent by DM in step with typed orders (when this process sent it)."""
-        where = self.runtime.sheet_messages.get((sheet.match.id, player_id))
-        if where is None or sheet.match.turn != sheet.view.turn:
-            return
-        channel_id, message_id = where
-        channel = self.bot.get_channel(channel_id)
-        if not isinstance(channel, discord.DMChannel):
-            return
-        try:
-            message = channel.get_partial_message(message_id)
-            embed = sheet_embed(self.runtime, sheet)
-            old = await message.fetch()
-            if old.embeds and old.embeds[0].footer.text:
-                embed.set_footer(text=old.embeds[0].footer.text)
-            await message.edit(embed=embed, view=sheet_view(self.runtime, sheet))
-        except discord.HTTPException:
-            log.info("could not refresh the DM sheet of %s in match %s", player_id, sheet.match.id)
 
 
 async def setup(bot: commands.Bot) -> None:

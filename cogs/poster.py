@@ -394,7 +394,7 @@ class Poster:
                 raise
             await self._dms_closed(match, player_id)
             return "dm-closed"
-        self.runtime.sheet_messages[key] = (message.channel.id, message.id)
+        self.runtime.sheet_messages[key] = (match.turn, message.id)
         return str(message.id)
 
     async def _send_sheet(

@@ -203,8 +203,11 @@ class Runtime:
         default_factory=OrderedDict
     )
     _legal: OrderedDict[tuple[int, int, str], Legal] = field(default_factory=OrderedDict)
-    # (match id, player id) -> (channel id, message id) of the sheet last sent by DM.
+    # (match id, player id) -> (turn, message id) of the sheet last sent by DM.
     sheet_messages: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    # One lock per (match id, player id): a change of orders reads the orders, adds to them and
+    # writes them all back, so two at once (two quick DMs, two clicks) would lose one.
+    _order_locks: dict[tuple[int, str], asyncio.Lock] = field(default_factory=dict)
     # Players whose DMs are closed, per match, already told once to use /orders.
     dm_closed: set[tuple[int, str]] = field(default_factory=set)
     # Called with the latency of every interaction acknowledgement (the benchmark listens).
@@ -222,6 +225,25 @@ class Runtime:
 
     def poke(self) -> None:
         self.outbox_ready.set()
+
+    async def dm_sheet(self, match_id: int, player_id: str, turn: int) -> int | None:
+        """The id of the message that carries the player's DM sheet for ``turn``, if one was
+        sent: remembered since it was sent, or read from the outbox's record of the delivery
+        (after a restart)."""
+        known = self.sheet_messages.get((match_id, player_id))
+        if known is not None and known[0] == turn:
+            return known[1]
+        async with self.outbox.store.read() as s:
+            sent = await s.list_outbox(match_id=match_id, kind="order_sheet")
+        for item in reversed(sent):
+            ref = item.delivered_ref or ""
+            if item.recipient == player_id and item.payload.get("turn") == turn and ref.isdigit():
+                return int(ref)
+        return None
+
+    def order_lock(self, match_id: int, player_id: str) -> asyncio.Lock:
+        """Held while one of the player's changes of orders for the match reads and writes."""
+        return self._order_locks.setdefault((match_id, player_id), asyncio.Lock())
 
     def _state_key(self, match: MatchLike) -> tuple[int, int, bool]:
         # Within a turn only the end of the match (a concession, a draw) changes the state.

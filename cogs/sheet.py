@@ -631,12 +631,18 @@ class Outcome:
 
     lines: list[str]
     sheet: Sheet
+    # The turn the lines' confirm completed (the sheet is then that turn's, confirmed).
+    resolved: int | None = None
 
 
 async def apply_text(runtime: Runtime, sheet: Sheet, player_id: str, text: str) -> Outcome:
     """Apply typed lines in order; each line answers for itself and an error stops nothing else."""
     replies: list[str] = []
+    resolved: int | None = None
     for result in parse_lines(text, sheet.ctx):
+        if resolved is not None:
+            replies.append(f"❌ turn {resolved} is resolved; give the rest on the next sheet")
+            break
         if isinstance(result, NotationError):
             replies.append(f"❌ {result.message}")
             continue
@@ -653,9 +659,21 @@ async def apply_text(runtime: Runtime, sheet: Sheet, player_id: str, text: str) 
             message = getattr(error, "message", str(error))
             replies.append(f"❌ {message}")
             continue
+        except TurnResolved as done:
+            sheet, resolved = done.sheet, done.turn
+            reply = f"✅ confirmed; both sides are ready, turn {done.turn} is resolved"
         if reply:
             replies.append(reply)
-    return Outcome(replies, sheet)
+    return Outcome(replies, sheet, resolved)
+
+
+class TurnResolved(Exception):  # noqa: N818 (an outcome, not an error)
+    """A confirm completed the turn: ``sheet`` is that turn's, confirmed and final."""
+
+    def __init__(self, sheet: Sheet, turn: int) -> None:
+        super().__init__(f"turn {turn} is resolved")
+        self.sheet = sheet
+        self.turn = turn
 
 
 async def _apply_command(
@@ -687,7 +705,7 @@ async def _apply_command(
         result = await runtime.matches.confirm(match_id, player_id, turn=turn)
         runtime.poke()
         if result.resolved is not None:
-            return sheet, f"✅ confirmed; both sides are ready, turn {turn} is resolved"
+            raise TurnResolved(replace(sheet, confirmed=True), turn)
         return await load_sheet(runtime, match_id, player_id), (
             "✅ confirmed; waiting for your opponent"
         )
@@ -706,14 +724,46 @@ async def _apply_command(
 async def refresh(
     interaction: discord.Interaction, runtime: Runtime, sheet: Sheet, *, note: str | None = None
 ) -> None:
-    """Show ``sheet`` in the message the interaction came from."""
+    """Show ``sheet`` in the message the interaction came from (and in the DM sheet, when
+    that message is the ephemeral one in the match's channel)."""
     if sheet.match.turn != sheet.view.turn or sheet.match.status != "active":
         return
     await interaction.edit_original_response(
         embed=sheet_embed(runtime, sheet), view=sheet_view(runtime, sheet)
     )
+    if interaction.guild_id is not None:
+        await update_dm_sheet(interaction.client, runtime, sheet, str(interaction.user.id))
     if note:
         await interaction.followup.send(clip(note, 2000), ephemeral=True)
+
+
+async def update_dm_sheet(
+    client: discord.Client, runtime: Runtime, sheet: Sheet, player_id: str, *, footer: str = ""
+) -> None:
+    """Show ``sheet`` in the player's DM sheet of its turn, if one was sent: typed orders, a
+    confirm and a moved deadline keep it in step. With ``footer`` (the turn is over) the sheet
+    loses its buttons."""
+    message_id = await runtime.dm_sheet(sheet.match.id, player_id, sheet.view.turn)
+    if message_id is None:
+        return
+    try:
+        user = client.get_user(int(player_id)) or await client.fetch_user(int(player_id))
+        channel = user.dm_channel or await user.create_dm()
+        message = channel.get_partial_message(message_id)
+        embed = sheet_embed(runtime, sheet)
+        if footer:
+            await message.edit(embed=embed.set_footer(text=footer), view=None)
+            return
+        old = await message.fetch()
+        if old.embeds and old.embeds[0].footer.text:
+            embed.set_footer(text=old.embeds[0].footer.text)  # the delivery's key marker
+        await message.edit(embed=embed, view=sheet_view(runtime, sheet))
+    except discord.HTTPException:
+        log.info("could not refresh the DM sheet of %s in match %s", player_id, sheet.match.id)
+
+
+def resolved_footer(turn: int) -> str:
+    return f"Turn {turn} is resolved; the next sheet is on its way."
 
 
 Handler = Callable[[discord.Interaction, Runtime, "SheetContext"], Awaitable[None]]
@@ -738,7 +788,8 @@ async def _dispatch(interaction: discord.Interaction, ctx: SheetContext) -> None
             await interaction.response.send_modal(TypedOrdersModal(ctx.match_id, ctx.turn))
             return
         await acknowledge(interaction, runtime)
-        await HANDLERS[ctx.action](interaction, runtime, ctx)
+        async with runtime.order_lock(ctx.match_id, str(interaction.user.id)):
+            await HANDLERS[ctx.action](interaction, runtime, ctx)
     except Exception as error:
         await handle_interaction_error(interaction, error)
 
@@ -847,12 +898,15 @@ async def _on_confirm(
     result = await runtime.matches.confirm(ctx.match_id, str(interaction.user.id), turn=ctx.turn)
     runtime.poke()
     if result.resolved is not None:
+        footer = resolved_footer(ctx.turn)
+        sheet = replace(sheet, confirmed=True)
         await interaction.edit_original_response(
-            embed=sheet_embed(runtime, sheet).set_footer(
-                text=f"Turn {ctx.turn} is resolved; the next sheet is on its way."
-            ),
-            view=None,
+            embed=sheet_embed(runtime, sheet).set_footer(text=footer), view=None
         )
+        if interaction.guild_id is not None:
+            await update_dm_sheet(
+                interaction.client, runtime, sheet, str(interaction.user.id), footer=footer
+            )
         return
     await refresh(
         interaction, runtime, await load_sheet(runtime, ctx.match_id, str(interaction.user.id))
@@ -996,7 +1050,8 @@ class SheetCog(commands.Cog):
         ctx = SheetContext("typed", int(found["match"]), int(found["turn"]), None, ())
         try:
             await acknowledge(interaction, runtime)
-            await _on_text_action(interaction, runtime, ctx, text)
+            async with runtime.order_lock(ctx.match_id, str(interaction.user.id)):
+                await _on_text_action(interaction, runtime, ctx, text)
         except Exception as error:
             await handle_interaction_error(interaction, error)
 
