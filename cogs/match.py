@@ -15,6 +15,7 @@ from cogs.errors import RefusalError, handle_interaction_error
 from cogs.runtime import (
     MatchLike,
     Runtime,
+    display_name,
     draw_board,
     mention,
     runtime_of,
@@ -56,15 +57,16 @@ async def find_match(
 
 
 async def match_choices(
-    runtime: Runtime, player_id: str, current: str, statuses: tuple[str, ...]
+    runtime: Runtime, interaction: discord.Interaction, current: str, statuses: tuple[str, ...]
 ) -> list[app_commands.Choice[int]]:
+    player_id = str(interaction.user.id)
     found = await runtime.matches.list_matches(player_id=player_id, statuses=statuses, limit=25)
     out = []
     for match in found:
         others = [s.player_id for s in match.seats if s.player_id and s.player_id != player_id]
         label = f"#{match.id} {match.status}, turn {match.turn}"
         if others:
-            label += f" vs {others[0]}"
+            label += f" vs {display_name(interaction, runtime, others[0])}"
         if current.strip("#") in str(match.id):
             out.append(app_commands.Choice(name=clip(label, 100), value=match.id))
     return out
@@ -130,6 +132,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
         assert found is not None
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
+            runtime.names[str(interaction.user.id)] = interaction.user.display_name
             match = await join(runtime, int(found["match"]), str(interaction.user.id), None)
             await interaction.followup.send(_joined_text(match), ephemeral=True)
         except Exception as error:
@@ -190,6 +193,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(thinking=True)
         runtime = self.runtime
         player = str(interaction.user.id)
+        runtime.names[player] = interaction.user.display_name
+        if opponent is not None:
+            runtime.names[str(opponent.id)] = opponent.display_name
         rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
         if opponent is not None and opponent.bot:
             raise RefusalError("Bots cannot play; challenge a person or leave the seat open.")
@@ -277,6 +283,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         runtime = self.runtime
         player = str(interaction.user.id)
+        runtime.names[player] = interaction.user.display_name
         found = await find_match(runtime, interaction, match)
         deck_id = await resolve_deck(runtime, player, deck)
         assert deck_id is not None
@@ -407,7 +414,12 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         )
         player = str(interaction.user.id)
         return [
-            app_commands.Choice(name=f"#{m.id} by {m.created_by}", value=m.id)
+            app_commands.Choice(
+                name=clip(
+                    f"#{m.id} by {display_name(interaction, self.runtime, m.created_by)}", 100
+                ),
+                value=m.id,
+            )
             for m in found
             if current.strip("#") in str(m.id)
             and (m.seats[1].player_id in (None, player))
@@ -427,7 +439,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         statuses = ("open", "active", "paused", "ended")
-        return await match_choices(self.runtime, str(interaction.user.id), current, statuses)
+        return await match_choices(self.runtime, interaction, current, statuses)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -92,7 +92,7 @@ class OrdersCog(commands.Cog):
     async def _match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        return await match_choices(self.runtime, str(interaction.user.id), current, PLAYING)
+        return await match_choices(self.runtime, interaction, current, PLAYING)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -91,7 +91,6 @@ class Poster:
         self._stopping = asyncio.Event()
         self._dm_slots = asyncio.Semaphore(CONCURRENT_DMS)
         self._match_slots = asyncio.Semaphore(CONCURRENT_MATCHES)
-        self._names: dict[str, str] = {}
         self.delivered = 0
         self._registered: dict[str, KindDeliverer] = {}
         self._kinds: dict[str, Callable[[Item], Awaitable[str]]] = {
@@ -298,7 +297,7 @@ class Poster:
         level = computer_level(player_id)
         if level is not None:
             return f"the computer ({level})"
-        cached = self._names.get(player_id)
+        cached = self.runtime.names.get(player_id)
         if cached is not None:
             return cached
         user = self.bot.get_user(int(player_id))
@@ -307,7 +306,7 @@ class Poster:
                 user = await self.bot.fetch_user(int(player_id))
             except discord.HTTPException:
                 return f"player {player_id}"
-        self._names[player_id] = user.display_name
+        self.runtime.names[player_id] = user.display_name
         return user.display_name
 
     async def side_names(self, match: MatchLike) -> dict[str, str]:

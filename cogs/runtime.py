@@ -31,7 +31,7 @@ from render.replay import render_replay
 from render.sheet import render_order_sheet
 from service.decks import DeckService
 from service.errors import NotYourMatchError, WrongStateError
-from service.matches import MatchService
+from service.matches import MatchService, computer_level
 from service.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -205,6 +205,8 @@ class Runtime:
     _legal: OrderedDict[tuple[int, int, str], Legal] = field(default_factory=OrderedDict)
     # (match id, player id) -> (turn, message id) of the sheet last sent by DM.
     sheet_messages: dict[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    # Player id -> display name, as last read from Discord (labels where mentions don't render).
+    names: dict[str, str] = field(default_factory=dict)
     # One lock per (match id, player id): a change of orders reads the orders, adds to them and
     # writes them all back, so two at once (two quick DMs, two clicks) would lose one.
     _order_locks: dict[tuple[int, str], asyncio.Lock] = field(default_factory=dict)
@@ -335,6 +337,24 @@ def side_name(side: str | None) -> str:
 
 def mention(player_id: str | None) -> str:
     return f"<@{player_id}>" if player_id else "an open seat"
+
+
+def display_name(interaction: discord.Interaction, runtime: Runtime, player_id: str | None) -> str:
+    """A player's name where mentions do not render (autocomplete labels): as the bot last
+    read it, or as the client knows it, else a neutral word; never a raw id."""
+    if player_id is None:
+        return "an open seat"
+    level = computer_level(player_id)
+    if level is not None:
+        return f"the computer ({level})"
+    known = runtime.names.get(player_id)
+    if known is not None or not player_id.isdigit():
+        return known or "a player"
+    guild = interaction.guild
+    user = (guild.get_member(int(player_id)) if guild is not None else None) or (
+        interaction.client.get_user(int(player_id))
+    )
+    return user.display_name if user is not None else "a player"
 
 
 def timestamp(ms: int | None, style: str = "R") -> str:

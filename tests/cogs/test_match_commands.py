@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cogs.support import TIMEOUT, World, bot_running
+from tests.cogs.support import TIMEOUT, World, bot_running, create_match, dm_sheet
 
 
 async def test_board_and_orders_before_the_match_begins_say_so(world: World) -> None:
@@ -25,3 +25,15 @@ async def test_board_and_orders_before_the_match_begins_say_so(world: World) -> 
         expected = "Match #1 has not begun yet: it starts once both seats are taken."
         assert expected in board.content
         assert expected in orders.content
+
+
+async def test_match_autocomplete_names_players_not_ids(world: World) -> None:
+    async with bot_running(world):
+        _thread, match_id = await create_match(world)
+        await dm_sheet(world.alice, match_id, 1)
+        result = await world.carol.slash("match create")  # an open seat anyone may take
+        await result.wait_done(timeout=TIMEOUT)
+        join = await world.bob.autocomplete("match join", "match", "")
+        concede = await world.alice.autocomplete("match concede", "match", "")
+        assert [c["name"] for c in join] == [f"#{match_id + 1} by Carol"]
+        assert [c["name"] for c in concede] == [f"#{match_id} active, turn 1 vs Bob"]
