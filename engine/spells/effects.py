@@ -457,16 +457,36 @@ def _transfer(ctx: EffectContext, effect: Effect) -> None:
             if group is not None and [m.id for m in group.minions] != [dying]:
                 return
         candidates = [
-            g for g in world.group_map.values() if g.owner == active.owner and g.id != old
+            g
+            for g in world.group_map.values()
+            if g.owner == active.owner
+            and g.id != old
+            and not _stacks(world, ctx, active, HostRef.group(g.id))
         ]
         if here is not None:
             candidates.sort(key=lambda g: (g.coord.dist(here), g.id))
         if not candidates:
             return
         new_host = HostRef.group(candidates[0].id)
+        if active.get("members") is not None:
+            # D-SP10: a group spell reaches the members its group had when it came; on the new
+            # group that is all of them.
+            active = active.with_data(members=tuple(m.id for m in candidates[0].minions))
+    if new_host == GLOBE and _stacks(world, ctx, active, GLOBE):
+        return
     world.update_spell(evolve(active, host=new_host))
     invalidate()
     world.emit("spell_effect", spell=ctx.spell.id, text=f"{ctx.spell.name} moved to a new host.")
+
+
+def _stacks(world: World, ctx: EffectContext, active: ActiveSpell, host: HostRef) -> bool:
+    """S10: the host already carries a visible copy of this visible, non-cumulative spell."""
+    if not active.visible or ctx.spell.cumulative:
+        return False
+    return any(
+        s.spell_id == active.spell_id and s.visible and s.uid != active.uid
+        for s in world.spells_on(host)
+    )
 
 
 def _expire(ctx: EffectContext, effect: Effect) -> None:
