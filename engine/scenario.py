@@ -372,6 +372,7 @@ def load_scenario(path: Path, content: Content | None = None) -> Scenario:
                 host=host,
                 cast_turn=int(a.get("cast_turn", turn - 1)),
                 visible=bool(a.get("visible", definition.visible)),
+                helper=definition.helper,
                 data=tuple(sorted(reader.table(a.get("data", {}), f"{where}.data").items())),
             )
         )

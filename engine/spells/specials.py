@@ -18,8 +18,8 @@ def soul_jar(ctx: EffectContext) -> None:
     """A member of the jar's group is dying (heard as "host_dying", the minion as subject).
 
     The jar catches it instead: it does not die, it is fully healed and stripped of every spell
-    on itself, and it leaves its group as a new group on the nearest free square it may enter
-    (it stays if there is none). Then the jar breaks.
+    laid on itself (its helpers stay), and it leaves its group as a new group on the nearest
+    free square it may enter (it stays if there is none). Then the jar breaks.
     """
     from engine.spells.effects import end_spell, nearest_free
 
@@ -34,7 +34,11 @@ def soul_jar(ctx: EffectContext) -> None:
         return
     world.prevent_death(minion.id)
     for spell in world.spells_on(HostRef.minion(minion.id)):
-        end_spell(world, spell.uid, "stripped")
+        # A helper is what the minion is (a hero's own powers, Lienna's hold on initiative, I6),
+        # not a spell laid on it.
+        definition = world.content.spells.get(spell.spell_id)
+        if definition is None or not definition.helper:
+            end_spell(world, spell.uid, "stripped")
     end_spell(world, active.uid, "expired")
     world.heal_minion(minion.id, minion.max_hp - minion.hp)
     world.emit("spell_effect", spell=ctx.spell.id, text="The jar caught a dying recruit.")
