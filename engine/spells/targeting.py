@@ -434,7 +434,7 @@ def validate_casts(
 
     reserved = Mana()
     cards: set[int] = set()
-    per_target: set[tuple[str, Target]] = set()
+    per_target: set[tuple[str, HostRef | Target]] = set()
     per_turn: set[str] = set()
     bound_used: set[tuple[int | None, str]] = set()
     for index, cast in enumerate(casts):
@@ -465,18 +465,28 @@ def validate_casts(
                 add(index, Problem("learned_once", f"{spell.name} may be tried once per turn (N2)"))
             per_turn.add(spell.id)
         elif not spell.cumulative:
-            if (spell.id, cast.target) in per_target:
+            aimed = (spell.id, _target_key(state, spell, cast.target))
+            if aimed in per_target:
                 add(
                     index,
                     Problem("non_cumulative", f"{spell.name} is already cast on that target (S6)"),
                 )
-            per_target.add((spell.id, cast.target))
+            per_target.add(aimed)
         cost = cast_cost(spell, cast, state.turn, resolved.source)
         reserved = reserved + cost
         if not pool.covers(reserved):
             add(index, Problem("no_mana", f"not enough mana left for {spell.name} (C4)"))
             reserved = reserved - cost
     return out
+
+
+def _target_key(state: StateLike | World, spell: SpellDef, target: Target) -> HostRef | Target:
+    """What S6 counts as one target: the host the order names, however it names it (a group by
+    id or by its square); an order that names nothing is its own key."""
+    try:
+        return _resolve(lookup(state), spell, target).host
+    except Refusal:
+        return target
 
 
 def candidate_targets(source: StateLike | World | Lookup, spell: SpellDef) -> list[Target]:

@@ -179,6 +179,19 @@ def test_S6_one_copy_per_target_per_turn_unless_cumulative():
     assert cumulative == []
 
 
+def test_S6_one_target_however_it_is_named():
+    # The group named once by its id and once by its square is still one target.
+    content = content_with(INLINE)
+    b = Board()
+    g = b.group(BLUE, "D5")
+    a1, a2 = b.card(RED, "test_ward_stone"), b.card(RED, "test_ward_stone")
+    with_pool(b, RED)
+    problems = validate_casts(
+        b.state(), RED, [cast(a1, "group", g), cast(a2, "group", "D5")], content
+    )
+    assert [(p.code, p.order_index) for p in problems] == [("non_cumulative", 1)]
+
+
 def test_S7_same_non_instant_on_one_target_initiative_side_wins():
     content = content_with(INLINE)
     b = Board(initiative=BLUE)
@@ -243,8 +256,10 @@ def test_S9_host_and_player_lists_in_casting_order():
     world = run(
         b, {RED: [cast(c1, "group", g), cast(c2, "group", g), cast(c3, "group", g)]}, content
     )
-    host_list = [s.spell_id for s in world.state.spells_on(HostRef.group(g))]
-    assert host_list == ["test_ward_stone", "test_hidden_mark", "test_cumulative_mark"]
+    in_order = ["test_ward_stone", "test_hidden_mark", "test_cumulative_mark"]
+    # Both the live host list (what dispels and counters read) and the saved state's.
+    assert [s.spell_id for s in world.spells_on(HostRef.group(g))] == in_order
+    assert [s.spell_id for s in world.state.spells_on(HostRef.group(g))] == in_order
     uids = [s.uid for s in world.state.spells_of(RED)]
     assert uids == sorted(uids)
 
