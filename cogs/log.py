@@ -15,16 +15,23 @@ QUIET = frozenset({"turn_started", "round", "spell_cast", "structure_delta"})
 
 
 def public_report(report: TurnReport, content: Content) -> TurnReport:
-    """``report`` without the events that name a non-visible spell (G12: never shown)."""
+    """``report`` without a word of a non-visible spell (G12: never shown): the events of such
+    a spell are left out, and the harm it did keeps its event without naming its source (the
+    hit points are on the board for all to see)."""
 
-    def shown(event: Event) -> bool:
-        spell_id = event.get("spell")
-        if spell_id is None:
-            return True
-        spell = content.spells.get(str(spell_id))
-        return spell is None or spell.visible
+    def hidden(value: object) -> bool:
+        spell = content.spells.get(str(value)) if value is not None else None
+        return spell is not None and not spell.visible
 
-    return replace(report, events=tuple(e for e in report.events if shown(e)))
+    events = []
+    for event in report.events:
+        if hidden(event.get("spell")):
+            continue
+        if hidden(event.get("source")):
+            events.append(Event(event.kind, tuple(p for p in event.fields if p[0] != "source")))
+        else:
+            events.append(event)
+    return replace(report, events=tuple(events))
 
 
 def _side(value: object) -> str:
@@ -254,8 +261,8 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
         f"({e.get('terrain')})"
     ),
     "damaged": lambda log, e: (
-        f"{_capital(log.minion(e.get('minion')))} takes {e.get('amount')} damage "
-        f"({log.spell(e.get('source'))})"
+        f"{_capital(log.minion(e.get('minion')))} takes {e.get('amount')} damage"
+        + (f" ({log.spell(e.get('source'))})" if e.get("source") else "")
     ),
     "structure_created": lambda log, e: f"A {e.get('kind')} rises on {e.get('at')}",
     "structure_destroyed": lambda log, e: f"The {e.get('kind')} on {e.get('at')} is destroyed",

@@ -185,3 +185,16 @@ def test_the_public_report_leaves_out_non_visible_spells() -> None:
     public = public_report(report(*events), content)
     assert [e.get("spell") for e in public.events] == [shown, None]
     assert content.spells[hidden].name not in "\n".join(LogWriter(content).lines(public))
+
+
+def test_harm_done_by_a_non_visible_spell_is_shown_without_naming_it() -> None:
+    content = load_content()
+    hidden = next(s.id for s in content.spells.values() if not s.visible)
+    events = (
+        Event.make("damaged", amount=1, group=3, minion=8, source=hidden),
+        Event.make("damaged", amount=2, group=3, minion=8, source="fireball"),
+    )
+    public = public_report(report(*events), content)
+    assert [e.get("source") for e in public.events] == [None, "fireball"]
+    lines = LogWriter(content).lines(public)
+    assert lines == ["Minion 8 takes 1 damage", "Minion 8 takes 2 damage (Fireball)"]
