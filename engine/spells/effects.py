@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.spells.lookup import invalidate, lookup
@@ -540,6 +540,11 @@ APPLY: dict[str, Callable[[EffectContext, Effect], None]] = {
     "special": _special,
 }
 assert set(APPLY) == {name for name, p in PRIMITIVES.items() if not p.continuous}
+
+# Effects that act on the aimed square itself rather than on a group standing there.
+SQUARE_EFFECTS: Final = frozenset(
+    {"change_terrain", "create_structure", "destroy_structure", "summon"}
+)
 
 
 def apply_effects(ctx: EffectContext, effects: tuple[Effect, ...]) -> None:

@@ -28,6 +28,7 @@ from engine.coords import Coord
 from engine.orders import CastOrder, Target
 from engine.spells.duel import Duel, roll
 from engine.spells.effects import (
+    SQUARE_EFFECTS,
     EffectContext,
     apply_effects,
     end_spell,
@@ -37,6 +38,7 @@ from engine.spells.effects import (
 )
 from engine.spells.lookup import lookup
 from engine.spells.modifiers import effects_by_op, ids_with
+from engine.spells.primitives import Effect
 from engine.spells.requirements import ReqContext, failing
 from engine.spells.targeting import Aim, Resolved, cast_cost, check_target, resolve_cast
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
@@ -335,11 +337,17 @@ def succeed(
 ) -> ActiveSpell | None:
     """A successful execution: instant effects, or the spell becomes active (S8)."""
     if spell.instant:
+        effects = spell.effects_for(order.boosted)
+        on_square: tuple[Effect, ...] = ()
+        if spell.target.has("ground"):
+            # The named square's own effects (its terrain) happen once, whoever stands there.
+            on_square = tuple(e for e in effects if e.op in SQUARE_EFFECTS)
+            effects = tuple(e for e in effects if e.op not in SQUARE_EFFECTS)
         for each in _aims(world, spell, side, aim):
-            apply_effects(
-                EffectContext(world, spell, side, each, power=order.power),
-                spell.effects_for(order.boosted),
-            )
+            apply_effects(EffectContext(world, spell, side, each, power=order.power), effects)
+        if on_square and aim.coord is not None:
+            square = Aim(HostRef.square(aim.coord), aim.coord)
+            apply_effects(EffectContext(world, spell, side, square, power=order.power), on_square)
         return None
     data: dict[str, JsonValue] = {}
     if spell.duration in ("one_turn", "turns"):
