@@ -16,7 +16,18 @@ from engine.spells.lookup import invalidate, lookup
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.targeting import Aim, aim_of_host
 from engine.spells.vocab import HOUSES, MANA_TYPES
-from engine.state import GLOBE, ActiveSpell, Card, Group, HostRef, Mana, Minion, Side, evolve
+from engine.state import (
+    GLOBE,
+    NEUTRAL,
+    ActiveSpell,
+    Card,
+    Group,
+    HostRef,
+    Mana,
+    Minion,
+    Side,
+    evolve,
+)
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -301,8 +312,15 @@ def _mana_type(ctx: EffectContext, side: Side, name: str) -> str:
 
 def _gain_mana(ctx: EffectContext, effect: Effect) -> None:
     p = effect.params
-    kind = _mana_type(ctx, ctx.caster, p.text("mana", "primary"))
-    ctx.world.gain(ctx.caster, Mana.single(kind, p.num("amount")))
+    side = ctx.caster
+    if p.text("to", "caster") == "host_owner" and ctx.aim is not None:
+        # Whoever holds the host now (a captured town's new owner), if a side does.
+        owner = ctx.aim.owner
+        if owner is None or owner == NEUTRAL:
+            return
+        side = Side(owner)
+    kind = _mana_type(ctx, side, p.text("mana", "primary"))
+    ctx.world.gain(side, Mana.single(kind, p.num("amount")))
 
 
 def _drain_mana(ctx: EffectContext, effect: Effect) -> None:

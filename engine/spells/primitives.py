@@ -75,6 +75,11 @@ class Primitive:
         return self.words(params)
 
 
+def _gain_words(params: Params) -> str:
+    who = "The caster" if params.text("to", "caster") == "caster" else "Its host's owner"
+    return f"{who} gains {params.num('amount')} {_mana(params)}."
+
+
 def _mana(params: Params) -> str:
     mana = params.text("mana", "primary")
     return f"{mana} mana" if mana in MANA_TYPES else f"mana of its house's {mana} type"
@@ -223,8 +228,9 @@ PRIMITIVES: dict[str, Primitive] = {
             (
                 Key("mana", "str", default="primary", choices=MANA_CHOICES),
                 Key("amount", "int", required=True, minimum=1),
+                Key("to", "str", default="caster", choices=("caster", "host_owner")),
             ),
-            lambda p: f"The caster gains {p.num('amount')} {_mana(p)}.",
+            _gain_words,
         ),
         _P(
             "drain_mana",

@@ -160,9 +160,12 @@ def _terrain_is(p: Params, ctx: ReqContext) -> bool:
 def _group_size(p: Params, ctx: ReqContext) -> bool:
     group = ctx.aim.group
     if group is None and ctx.aim.coord is not None:
-        # On a structure or square: the caster's own group standing there.
+        # On a structure: its owner's group standing there (after a capture, the new owner's);
+        # on a square: the caster's own group.
+        structure = ctx.aim.structure
+        owner = structure.owner if structure is not None else ctx.side
         group = ctx.view.group_at(ctx.aim.coord)
-        if group is not None and group.owner != ctx.side:
+        if group is not None and group.owner != owner:
             group = None
     return group is not None and p.num("min", 1) <= len(group.minions) <= p.num("max", 8)
 
