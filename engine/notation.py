@@ -32,8 +32,9 @@ from engine.orders import (
     TrainOrder,
 )
 from engine.spells.modifiers import effects_by_op
-from engine.spells.vocab import GROUP_KINDS, SQUARE_KINDS
-from engine.state import MANA_TYPES
+from engine.spells.targeting import order_kind
+from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SQUARE_KINDS
+from engine.state import MANA_TYPES, HostRef
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -120,6 +121,7 @@ FILLER_WORDS = frozenset({"the", "a", "an", "my", "group", "square"})
 GLOBE_WORDS = frozenset({"globe", "world-globe", "everywhere", "board"})
 SANCTUM_WORDS = frozenset({"sanctum", "home", "base"})
 POWER_WORDS = frozenset({"power", "level"})
+CARRIER_WORD = "from"
 MAX_TRAIN = 8
 
 HELP_TEXT = (
@@ -127,15 +129,22 @@ HELP_TEXT = (
     "  cast Fireball on E5        cast Fireball on E5 boosted      cast Timepiece on globe\n"
     "  move g2 north              move g2 to E6                    move 2 n\n"
     "  train archer at sanctum    train swordsman at D7            train mana world\n"
-    "  cast Chorus on E5 power 2  (a bound spell, at one of its power levels)\n"
+    "  cast Chorus on E5 power 2  (a bound spell at a power level; add `from D7` for its carrier)\n"
+    "  cast Curse on E5#2         (one minion: the 2nd of the group on E5; so do focused spells)\n"
+    "  cast Jumping Land on F3    (a ground spell names a square, even an empty one)\n"
     "  mana D7 world              (the town on D7 makes world mana if you take it this turn)\n"
     "  discard Plague             cancel 2                         orders\n"
     "  confirm                    unconfirm                        clear"
 )
 
-_TOKEN = re.compile(r"[A-Za-z]\d{1,2}#\d+|\d+|[\w'’.-]+|[+@?]")
-_MINION_REF = re.compile(r"^([A-Za-z]\d{1,2})#(\d+)$")
-_GROUP_LABEL = re.compile(r"^g?(\d+)$")
+# Numbers are ASCII digits only: str.isdigit() and \d also accept "²" or "٣", which a player
+# never means as a number (and int() rejects some of them).
+_TOKEN = re.compile(r"[A-Za-z][0-9]{1,2}#[0-9]+|[0-9]+|[\w'’.-]+|[+@?]")
+_MINION_REF = re.compile(r"^([A-Za-z][0-9]{1,2})#([0-9]+)$")
+_GROUP_LABEL = re.compile(r"^g?([0-9]+)$")
+_SQUARE = re.compile(r"^[A-Za-z][0-9]{1,2}$")
+# Longer numbers mean nothing in an order (and int() refuses strings past 4300 digits).
+_MAX_DIGITS = 6
 
 
 class NotationError(ValueError):
@@ -171,8 +180,11 @@ class CardInfo:
     """A spell the player may cast: ``target_kind`` is one of the ten target types (S3).
 
     ``source`` is "hand" for a card (``uid`` its card), "hereditary" for the house's own spell
-    (N3) or "bound" for a spell carried by ``carrier`` with power levels ``powers`` (N5, N8);
-    the last two are cast without a card, by ``spell_id``.
+    (N3) or "bound" for a spell carried by ``carrier`` (standing on ``carrier_at``) with power
+    levels ``powers`` (N5, N8); the last two are cast without a card, by ``spell_id``.
+    ``aim`` is what the order's target names (:func:`engine.spells.targeting.order_kind`):
+    a ground spell aims at a square and a focused one at a minion although their target type
+    is a group (N11); None takes it from ``target_kind`` alone.
     """
 
     uid: int
@@ -183,6 +195,30 @@ class CardInfo:
     spell_id: str | None = None
     carrier: int | None = None
     powers: tuple[int, ...] = ()
+    aim: str | None = None
+    carrier_at: Coord | None = None
+
+    @property
+    def order_kind(self) -> str:
+        """globe, square, group, minion or structure: what a cast of it is aimed at."""
+        if self.aim is not None:
+            return self.aim
+        if self.target_kind in SQUARE_KINDS:
+            return "square"
+        if self.target_kind in GROUP_KINDS:
+            return "group"
+        if self.target_kind in MINION_KINDS:
+            return "minion"
+        return self.target_kind
+
+    def describe_target(self) -> str:
+        """The target in a player's words: "square", "square: a ground spell", ..."""
+        aim = self.order_kind
+        if aim == "square" and self.target_kind not in SQUARE_KINDS:
+            return "square: a ground spell"
+        if aim == "minion" and self.target_kind in GROUP_KINDS:
+            return "one minion: a focused spell"
+        return self.target_kind.replace("_", " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +245,8 @@ class NotationContext:
     hold is told apart from a typo. ``used_cards`` are the hand cards already in the player's
     orders: a second ``cast Fireball`` then takes a second copy when there is one.
     ``training_at`` are the squares where the player trains this turn: a group trained there is
-    a target before it exists.
+    a target before it exists. ``used_carriers`` are the carriers whose bound spell is already
+    ordered: a second ``cast`` of that bound spell takes the next carrier.
     """
 
     side: str
@@ -220,6 +257,7 @@ class NotationContext:
     known_spells: tuple[str, ...] = ()
     used_cards: frozenset[int] = field(default_factory=frozenset)
     training_at: frozenset[Coord] = field(default_factory=frozenset)
+    used_carriers: frozenset[int] = field(default_factory=frozenset)
 
     @property
     def own_groups(self) -> tuple[GroupInfo, ...]:
@@ -269,7 +307,14 @@ class NotationContext:
             self,
             used_cards=frozenset(used),
             training_at=frozenset(train.structure for train in orders.trains),
+            used_carriers=frozenset(
+                cast.bound_source for cast in orders.casts if cast.bound_source is not None
+            ),
         )
+
+    def carriers_of(self, info: CardInfo) -> tuple[CardInfo, ...]:
+        """Every carrier's entry of the bound spell ``info`` (one per carrier)."""
+        return tuple(c for c in self.hand if c.source == "bound" and c.spell_id == info.spell_id)
 
 
 def context_for(
@@ -282,15 +327,24 @@ def context_for(
     hand = []
     for card in view.hand:
         spell = content.spells[card.spell_id]
+        boostable = spell.boosted_cost is not None
         hand.append(
-            CardInfo(card.uid, spell.name, spell.target.kind, spell.boosted_cost is not None)
+            CardInfo(card.uid, spell.name, spell.target.kind, boostable, aim=order_kind(spell))
         )
     house_id = view.player(side).house
     for spell in content.spells.values():
         if spell.spell_class == "hereditary" and spell.house == house_id and not spell.helper:
             boostable = spell.boosted_cost is not None
             hand.append(
-                CardInfo(0, spell.name, spell.target.kind, boostable, "hereditary", spell.id)
+                CardInfo(
+                    0,
+                    spell.name,
+                    spell.target.kind,
+                    boostable,
+                    "hereditary",
+                    spell.id,
+                    aim=order_kind(spell),
+                )
             )
     for active in view.spells:
         carrier_def = content.spells.get(active.spell_id)
@@ -310,6 +364,8 @@ def context_for(
                         bound.id,
                         active.uid,
                         powers,
+                        aim=order_kind(bound),
+                        carrier_at=_host_square(view, active.host),
                     )
                 )
     house = content.houses.get(house_id)
@@ -327,6 +383,21 @@ def context_for(
         known_spells=tuple(spell.name for spell in content.spells.values()),
     )
     return ctx if orders is None else ctx.with_orders(orders)
+
+
+def _host_square(view: PlayerView, host: HostRef) -> Coord | None:
+    """The square an active spell's host stands on (None for the globe or a host out of sight)."""
+    ref = host.ref
+    if isinstance(ref, Coord):
+        return ref
+    if host.kind == "structure":
+        return next((s.coord for s in view.structures if s.id == ref), None)
+    for group in view.groups:
+        if (host.kind == "group" and group.id == ref) or (
+            host.kind == "minion" and any(m.id == ref for m in group.minions)
+        ):
+            return group.coord
+    return None
 
 
 def _normal(name: str) -> str:
@@ -349,6 +420,14 @@ def _did_you_mean(message: str, word: str, choices: Iterable[str]) -> NotationEr
 
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.strip())
+
+
+def _number(word: str) -> int | None:
+    """``word`` as a number when it is one written in ASCII digits, else None."""
+    digits = word.lstrip("0") or "0"
+    if not (word.isascii() and word.isdigit()) or len(digits) > _MAX_DIGITS:
+        return None
+    return int(digits)
 
 
 def parse_command(text: str, ctx: NotationContext) -> Command:
@@ -410,8 +489,9 @@ _VERB_NAMES = (
 def _parse_cancel(rest: Sequence[str]) -> Command:
     if not rest:
         return Command(Action.CANCEL, index=None)
-    if len(rest) == 1 and rest[0].isdigit() and int(rest[0]) >= 1:
-        return Command(Action.CANCEL, index=int(rest[0]))
+    index = _number(rest[0]) if len(rest) == 1 else None
+    if index is not None and index >= 1:
+        return Command(Action.CANCEL, index=index)
     raise NotationError(
         "`cancel` takes the number of an order as listed by `orders`, e.g. cancel 2"
     )
@@ -426,11 +506,29 @@ def _name_matches(
     ]
 
 
+def _is_used(card: CardInfo, ctx: NotationContext) -> bool:
+    if card.source == "bound":
+        return card.carrier in ctx.used_carriers
+    return card.source == "hand" and card.uid in ctx.used_cards
+
+
 def _pick_copy(copies: Sequence[CardInfo], ctx: NotationContext) -> CardInfo:
-    for card in copies:
-        if card.uid not in ctx.used_cards:
-            return card
-    return copies[0]
+    return next((card for card in copies if not _is_used(card, ctx)), copies[0])
+
+
+def _pick_carrier(copies: Sequence[CardInfo], word: str, ctx: NotationContext) -> CardInfo:
+    """The copy of a bound spell carried by what stands on the square ``word`` names."""
+    name = copies[0].name
+    if copies[0].source != "bound":
+        raise NotationError(f"only bound spells are cast from a carrier; {name} is not one")
+    at = _target_square(word, ctx)
+    here = [c for c in copies if c.carrier_at == at]
+    if not here:
+        where = ", ".join(str(c.carrier_at) for c in copies if c.carrier_at is not None)
+        raise NotationError(
+            f"nothing of yours on {at} carries {name}" + (f" (it is on {where})" if where else "")
+        )
+    return _pick_copy(here, ctx)
 
 
 def _missing_card(words: Sequence[str], ctx: NotationContext, purpose: str) -> NotationError:
@@ -467,14 +565,21 @@ def _parse_cast(words: Sequence[str], ctx: NotationContext) -> CastOrder:
         raise NotationError(f"cast which spell? e.g. `cast {_example_card(ctx)} on E5`")
     boosted = False
     power: int | None = None
+    carrier: str | None = None
     trimmed = list(words)
     while trimmed:
         last = trimmed[-1].lower()
+        before = trimmed[-2].lower() if len(trimmed) >= 2 else ""
         if last in BOOST_WORDS | {"version"}:
             boosted = boosted or last in BOOST_WORDS
             trimmed.pop()
-        elif len(trimmed) >= 2 and trimmed[-2].lower() in POWER_WORDS and last.isdigit():
-            power = int(last)
+        elif before in POWER_WORDS and power is None:
+            power = _number(last)
+            if power is None:
+                raise NotationError(f"'{trimmed[-1]}' is no power level; write e.g. power 2")
+            del trimmed[-2:]
+        elif before == CARRIER_WORD and carrier is None:
+            carrier = trimmed[-1]
             del trimmed[-2:]
         else:
             break
@@ -483,7 +588,9 @@ def _parse_cast(words: Sequence[str], ctx: NotationContext) -> CastOrder:
     for split in range(len(trimmed), 0, -1):
         copies = _name_matches(trimmed[:split], ctx)
         if copies:
-            card = _pick_copy(copies, ctx)
+            card = (
+                _pick_copy(copies, ctx) if carrier is None else _pick_carrier(copies, carrier, ctx)
+            )
             target_words = trimmed[split:]
             break
     else:
@@ -513,6 +620,8 @@ def _parse_cast(words: Sequence[str], ctx: NotationContext) -> CastOrder:
 
 
 def _is_square(word: str) -> bool:
+    if _SQUARE.match(word) is None:
+        return False
     try:
         Coord.parse(word)
     except CoordError:
@@ -521,23 +630,24 @@ def _is_square(word: str) -> bool:
 
 
 def _square(word: str) -> Coord:
-    try:
-        return Coord.parse(word)
-    except CoordError:
-        raise NotationError(
-            f"'{word}' is not a square (a column letter then a row, e.g. E5)"
-        ) from None
+    if not _is_square(word):
+        raise NotationError(f"'{word}' is not a square (a column letter then a row, e.g. E5)")
+    return Coord.parse(word)
 
 
 def _parse_target(card: CardInfo, words: Sequence[str], ctx: NotationContext) -> Target:
-    kind = card.target_kind
-    if kind == "globe":
+    # The order names what the engine aims at (order_kind), not the target type: a ground
+    # spell on a group is typed with a square, a focused one with a minion (N11).
+    aim = card.order_kind
+    if aim == "globe":
         if words and not (len(words) == 1 and words[0].lower() in GLOBE_WORDS):
             raise NotationError(f"{card.name} is cast on the globe; write `cast {card.name}`")
         return Target(kind="globe", ref=None)
     if not words:
+        example = "E5#1" if aim == "minion" else "E5"
         raise NotationError(
-            f"{card.name} needs a target ({kind.replace('_', ' ')}): `cast {card.name} on E5`"
+            f"{card.name} needs a target ({card.describe_target()}): "
+            f"`cast {card.name} on {example}`"
         )
     if len(words) > 2:
         raise NotationError(f"cannot read the target '{' '.join(words)}'; write a square like E5")
@@ -545,19 +655,23 @@ def _parse_target(card: CardInfo, words: Sequence[str], ctx: NotationContext) ->
     minion_index: int | None = None
     ref = _MINION_REF.match(first)
     if ref is not None:
-        first, minion_index = ref.group(1), int(ref.group(2))
+        first, minion_index = ref.group(1), _number(ref.group(2))
+        if minion_index is None:
+            raise NotationError(f"no group holds {ref.group(2)} minions; write e.g. E5#2")
     elif len(words) == 2:
-        if not words[1].isdigit():
+        minion_index = _number(words[1])
+        if minion_index is None:
             raise NotationError(
                 f"cannot read the target '{' '.join(words)}'; write e.g. E5 or E5#2"
             )
-        minion_index = int(words[1])
     at = _target_square(first, ctx)
-    if kind in SQUARE_KINDS:
+    if aim == "square":
         if minion_index is not None:
-            raise NotationError(f"{card.name} targets a square; write just the square, e.g. {at}")
+            raise NotationError(
+                f"{card.name} is cast on a square: write `cast {card.name} on {at}`"
+            )
         return Target(kind="square", ref=at)
-    if kind == "structure":
+    if aim == "structure":
         structure = ctx.structure_at(at)
         if structure is None:
             raise NotationError(f"there is no town or colony on {at}")
@@ -568,16 +682,17 @@ def _parse_target(card: CardInfo, words: Sequence[str], ctx: NotationContext) ->
         trains_here = at in ctx.training_at or (
             structure is not None and structure.owner == ctx.side
         )
-        if kind in GROUP_KINDS and trains_here and minion_index is None:
+        if aim == "group" and trains_here and minion_index is None:
             # The group training raises there this turn, named by its square (engine.orders.
             # Target); the train order may come on a later line, and validation checks it.
             return Target(kind="group", ref=at)
         raise NotationError(f"there is no group on {at} for {card.name}")
-    if kind in GROUP_KINDS:
+    if aim == "group":
         if minion_index is not None:
             raise NotationError(f"{card.name} targets a whole group; write just {at}")
         return Target(kind="group", ref=group.group_id)
-    # A minion spell on a group of one needs no number; otherwise the player names the minion.
+    # A minion or focused spell on a group of one needs no number; otherwise the player names
+    # the minion.
     count = len(group.minions)
     if minion_index is None and count == 1:
         minion_index = 1
@@ -612,8 +727,8 @@ def _own_group_by_label(word: str, ctx: NotationContext) -> GroupInfo | None:
     own = ctx.own_groups
     label = _GROUP_LABEL.match(word)
     if label is not None and word.startswith("g"):
-        number = int(label.group(1))
-        if 1 <= number <= len(own):
+        number = _number(label.group(1))
+        if number is not None and 1 <= number <= len(own):
             return own[number - 1]
         if not _is_square(word):
             raise NotationError(_no_such_group(word, ctx))
@@ -630,8 +745,8 @@ def _mover(word: str, ctx: NotationContext) -> GroupInfo:
     group = _own_group_by_label(word, ctx)
     if group is not None:
         return group
-    if word.isdigit():
-        number = int(word)
+    number = _number(word)
+    if number is not None:
         if 1 <= number <= len(ctx.own_groups):
             return ctx.own_groups[number - 1]
         raise NotationError(_no_such_group(word, ctx))
@@ -675,8 +790,10 @@ def _parse_move(words: Sequence[str], ctx: NotationContext) -> MoveOrder:
 def _parse_train(words: Sequence[str], ctx: NotationContext) -> tuple[TrainOrder, ...]:
     rest = [w.lower() for w in words if w.lower() not in FILLER_WORDS]
     count = 1
-    if rest and rest[0].isdigit():
-        count = int(rest.pop(0))
+    number = _number(rest[0]) if rest else None
+    if number is not None:
+        count = number
+        rest.pop(0)
         if not 1 <= count <= MAX_TRAIN:
             raise NotationError(f"train between 1 and {MAX_TRAIN} at once")
     if not rest:
@@ -698,6 +815,8 @@ def _parse_train(words: Sequence[str], ctx: NotationContext) -> tuple[TrainOrder
                     ctx.mana_types,
                 )
             mana_type = word
+        elif not ctx.mana_types:
+            raise NotationError("your house trains no mana")
         elif len(ctx.mana_types) == 1:
             mana_type = ctx.mana_types[0]
         else:
@@ -780,6 +899,8 @@ def format_order(order: Order, ctx: NotationContext) -> str:
             text += f" on {format_target(order.target, ctx)}"
         if order.power is not None:
             text += f" power {order.power}"
+        if card is not None and card.carrier_at is not None and len(ctx.carriers_of(card)) > 1:
+            text += f" {CARRIER_WORD} {card.carrier_at}"
         return text + (" boosted" if order.boosted else "")
     if isinstance(order, MoveOrder):
         return f"move {ctx.group_label(order.group_id)} to {order.dest}"

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.notation import (
+    DIRECTIONS,
     HELP_TEXT,
+    TRAIN_KINDS,
+    VERBS,
     Action,
     CardInfo,
+    Command,
     GroupInfo,
     NotationContext,
     NotationError,
@@ -20,6 +27,7 @@ from engine.notation import (
     StructureInfo,
     add_orders,
     all_orders,
+    context_for,
     format_order,
     format_orders,
     parse_command,
@@ -34,8 +42,14 @@ from engine.orders import (
     Orders,
     Target,
     TrainOrder,
+    validate_orders,
 )
-from engine.state import MANA_TYPES
+from engine.scenario import load_scenario
+from engine.setup import new_game
+from engine.spells.targeting import candidate_targets
+from engine.state import MANA_TYPES, ActiveSpell, Card, GameState, HostRef, Side, Structure
+from engine.view import view_for
+from tests.engine.conftest import classic_config
 
 E5 = Coord.parse("E5")
 D7 = Coord.parse("D7")
@@ -194,6 +208,100 @@ def test_bound_spell_takes_a_power_level() -> None:
         "Stone Call is cast at power 1 or 3, not 2"
     )
     assert error("cast Plague on E5 power 2").message.startswith("only bound spells")
+
+
+# -- ground and focused spells (N11), on a real board
+
+N11_SCENARIO = Path(__file__).parents[1] / "scenarios" / "spells" / "n11_aura_focused_ground.toml"
+
+
+def _n11() -> tuple[GameState, Content, NotationContext, dict[str, int]]:
+    """Red holds Jumping Land (ground) and Assassin's Mark (focused); blue stands on D2 (one
+    swordsman), E2, A3 (two swordsmen) and F3."""
+    scenario = load_scenario(N11_SCENARIO)
+    state, content = scenario.state, scenario.content
+    ctx = context_for(view_for(state, Side.RED, content), content)
+    cards = {card.spell_id: card.uid for card in state.player(Side.RED).hand}
+    return state, content, ctx, {**cards, **scenario.labels.minions}
+
+
+def _accepted(state: GameState, content: Content, order: Order) -> bool:
+    assert isinstance(order, CastOrder)
+    return validate_orders(state, Side.RED, Orders(casts=(order,)), content) == []
+
+
+def test_N11_a_ground_spell_is_typed_with_a_square() -> None:
+    state, content, ctx, ids = _n11()
+    on_group = one("cast Jumping Land on F3", ctx)
+    assert on_group == CastOrder(ids["jumping_land"], Target("square", Coord.parse("F3")))
+    # Ground names any square, an empty one too.
+    empty = one("cast jumping land e1", ctx)
+    assert empty == CastOrder(ids["jumping_land"], Target("square", Coord.parse("E1")))
+    assert _accepted(state, content, on_group)
+    assert _accepted(state, content, empty)
+
+
+def test_N11_a_ground_spell_takes_no_minion_number() -> None:
+    *_, ctx, _ = _n11()
+    assert error("cast Jumping Land on F3#1", ctx).message == (
+        "Jumping Land is cast on a square: write `cast Jumping Land on F3`"
+    )
+    assert error("cast Jumping Land", ctx).message == (
+        "Jumping Land needs a target (square: a ground spell): `cast Jumping Land on E5`"
+    )
+
+
+def test_N11_a_focused_spell_is_typed_with_one_minion() -> None:
+    state, content, ctx, ids = _n11()
+    second = one("cast Assassin's Mark on A3#2", ctx)
+    assert second == CastOrder(ids["assassins_mark"], Target("minion", ids["p2"]))
+    assert one("cast assassins mark on A3 1", ctx) == CastOrder(
+        ids["assassins_mark"], Target("minion", ids["p1"])
+    )
+    # The one member of a group of one needs no number.
+    alone = one("cast Assassin's Mark on D2", ctx)
+    assert alone == CastOrder(ids["assassins_mark"], Target("minion", ids["t1"]))
+    assert _accepted(state, content, second)
+    assert _accepted(state, content, alone)
+
+
+def test_N11_a_focused_spell_asks_which_minion() -> None:
+    *_, ctx, _ = _n11()
+    assert error("cast Assassin's Mark on A3", ctx).message == (
+        "Assassin's Mark targets one minion; the group on A3 has 2: write A3#1 to A3#2"
+    )
+    assert error("cast Assassin's Mark on B2", ctx).message == (
+        "there is no group on B2 for Assassin's Mark"
+    )
+    assert error("cast Assassin's Mark", ctx).message == (
+        "Assassin's Mark needs a target (one minion: a focused spell): "
+        "`cast Assassin's Mark on E5#1`"
+    )
+
+
+def test_N11_plain_group_spells_still_name_the_whole_group() -> None:
+    state, content, ctx, _ = _n11()
+    folly = one("cast Fingle's Folly on D2", ctx)
+    group = state.group_at(Coord.parse("D2"))
+    assert group is not None and isinstance(folly, CastOrder)
+    assert folly.target == Target("group", group.id)
+    assert _accepted(state, content, folly)
+    assert error("cast Fingle's Folly on A3#2", ctx).message == (
+        "Fingle's Folly targets a whole group; write just A3"
+    )
+
+
+def test_N11_a_hand_built_context_aims_by_the_given_order_kind() -> None:
+    ctx = replace(
+        context(),
+        hand=(
+            *context().hand,
+            CardInfo(18, "Fire Storm", "group", aim="square"),
+            CardInfo(19, "Assassin's Mark", "group", aim="minion"),
+        ),
+    )
+    assert one("cast Fire Storm on A1", ctx) == CastOrder(18, Target("square", Coord.parse("A1")))
+    assert one("cast Assassin's Mark on E5#2", ctx) == CastOrder(19, Target("minion", 8))
 
 
 # -- moving
@@ -455,3 +563,186 @@ ORDERS = st.one_of(
 @given(ORDERS)
 def test_every_echoed_order_reads_back_as_itself(order: Order) -> None:
     assert parse_command(format_order(order, context()), context()).orders == (order,)
+
+
+def _towns(state: GameState) -> list[Structure]:
+    return [s for s in state.structures if s.kind == "town"]
+
+
+def _catalogue_game() -> tuple[GameState, Content]:
+    """A started game where red holds one card of every spell cast from hand, and two Shadow
+    Altars (on the first two towns) and Dracha's Claws carry bound spells for red."""
+    content = load_content()
+    state = new_game(classic_config(), content)
+    castable = [
+        spell.id
+        for spell in content.spells.values()
+        if spell.spell_class in ("standard", "learned") and not spell.helper
+    ]
+    hand = tuple(Card(1000 + i, spell_id) for i, spell_id in enumerate(castable))
+    red = replace(state.player(Side.RED), hand=hand)
+    hero = state.groups[0].minions[0].id
+    first, second = _towns(state)[:2]
+    carriers = (
+        ActiveSpell(900, "shadow_altar", Side.RED, HostRef.structure(first.id), 1),
+        ActiveSpell(901, "shadow_altar", Side.RED, HostRef.structure(second.id), 1),
+        ActiveSpell(902, "dracha_claws", Side.RED, HostRef.minion(hero), 1, helper=True),
+    )
+    return replace(state, players=(red, state.players[1]), active_spells=carriers), content
+
+
+def _casts_of(info: CardInfo, state: GameState, content: Content) -> list[CastOrder]:
+    spell = content.spells[
+        info.spell_id or next(c.spell_id for c in state.player(Side.RED).hand if c.uid == info.uid)
+    ]
+    squares = {Coord.parse(name) for name in ("A1", "D4", "E5", "I9", "L12")}
+    targets = [t for t in candidate_targets(state, spell) if t.kind != "square" or t.ref in squares]
+    casts = []
+    for target in targets:
+        if info.source == "bound":
+            casts += [
+                CastOrder(0, target, power=p, bound_source=info.carrier, spell_id=info.spell_id)
+                for p in info.powers
+            ]
+            continue
+        for boosted in (False, True) if info.boostable else (False,):
+            uid = info.uid if info.source == "hand" else 0
+            spell_id = info.spell_id if info.source == "hereditary" else None
+            casts.append(CastOrder(uid, target, boosted=boosted, spell_id=spell_id))
+    return casts
+
+
+def test_every_cast_of_every_spell_reads_back_as_itself() -> None:
+    # Ground, focused, bound (two carriers of one spell), hereditary and boosted casts: the
+    # echo of each is typed back and means the same order, read alone or with the others.
+    state, content = _catalogue_game()
+    ctx = context_for(view_for(state, Side.RED, content), content)
+    assert {"Jumping Land", "Fire Storm", "Assassin's Mark"} <= {info.name for info in ctx.hand}
+    casts = [cast for info in ctx.hand for cast in _casts_of(info, state, content)]
+    aims = {cast.target.kind for cast in casts}
+    assert aims == {"globe", "square", "group", "minion", "structure"}
+    assert len({c.bound_source for c in casts if c.bound_source is not None}) == 3
+    echoed = ctx.with_orders(Orders(casts=tuple(casts)))
+    for cast in casts:
+        assert parse_command(format_order(cast, ctx), ctx).orders == (cast,)
+        assert parse_command(format_order(cast, echoed), echoed).orders == (cast,)
+
+
+def test_the_echo_names_the_carrier_only_when_two_carry_the_spell() -> None:
+    state, content = _catalogue_game()
+    ctx = context_for(view_for(state, Side.RED, content), content)
+    lash = [c for c in ctx.hand if c.spell_id == "shadow_lash"]
+    towns = [town.coord for town in _towns(state)]
+    assert [c.carrier_at for c in lash] == towns[:2]
+    target = Target("group", state.groups[1].id)
+    second = CastOrder(
+        0, target, power=lash[1].powers[-1], bound_source=901, spell_id="shadow_lash"
+    )
+    text = format_order(second, ctx)
+    assert text.endswith(f"power {lash[1].powers[-1]} from {towns[1]}")
+    breath = next(c for c in ctx.hand if c.spell_id == "dragon_breath")
+    assert "from" not in format_order(
+        CastOrder(0, target, power=breath.powers[0], bound_source=902, spell_id="dragon_breath"),
+        ctx,
+    )
+    # Without `from`, a second cast takes the carrier not yet ordered.
+    first = one("cast Shadow Lash on I9", ctx)
+    assert isinstance(first, CastOrder) and first.bound_source == 900
+    taken = ctx.with_orders(Orders(casts=(first,)))
+    again = one("cast Shadow Lash on I9", taken)
+    assert isinstance(again, CastOrder) and again.bound_source == 901
+    assert error(f"cast Shadow Lash on I9 from {towns[2]}", ctx).message == (
+        f"nothing of yours on {towns[2]} carries Shadow Lash (it is on {towns[0]}, {towns[1]})"
+    )
+    assert error("cast Fireball on E5 from D7").message == (
+        "only bound spells are cast from a carrier; Fireball is not one"
+    )
+
+
+# -- any text: an answer, never a crash
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "train \u00b2 archer",
+        "cancel \u00b2",
+        "cancel \u0663",
+        "move \u00b2 north",
+        "move \u2460 n",
+        "cast Fireball on E5 \u00b2",
+        "cast Fireball on E\u0663",
+        "cast Stone Call on E5 power \u00b2",
+        "cast Curse of Weakness on E5#\u0661",
+        "mana D\u0667 world",
+        "cancel " + "9" * 5000,
+        "train " + "1" * 5000 + " archers",
+        "move " + "2" * 5000 + " north",
+        "cast Curse of Weakness on E5#" + "1" * 5000,
+        "cast Plague on g" + "2" * 5000,
+    ],
+)
+def test_only_ascii_digits_are_numbers(text: str) -> None:
+    # "²" and "٣" pass str.isdigit() but are no number a player types; nor is a 5000-digit one.
+    (result,) = parse_lines(text, context())
+    assert isinstance(result, NotationError)
+
+
+def test_unicode_digits_get_the_message_of_a_missing_number() -> None:
+    assert error("cancel \u00b2").message.startswith("`cancel` takes the number of an order")
+    assert error("cast Stone Call on E5 power \u00b2").message == (
+        "'\u00b2' is no power level; write e.g. power 2"
+    )
+    assert error("cast Fireball on E\u0663").message.startswith("'E\u0663' is not a square")
+
+
+@cache
+def _started_game_context() -> NotationContext:
+    content = load_content()
+    state = new_game(classic_config(), content)
+    return context_for(view_for(state, Side.RED, content), content)
+
+
+def _answers(text: str, ctx: NotationContext) -> None:
+    results = parse_lines(text, ctx)
+    assert all(isinstance(r, Command | NotationError) for r in results)
+    orders = Orders()
+    for result in results:
+        if isinstance(result, Command):
+            orders = add_orders(orders, result.orders)
+    format_orders(orders, ctx.with_orders(orders))
+
+
+ANY_TEXT = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@ANY_TEXT
+@given(st.text())
+def test_any_text_gets_commands_or_notation_errors(text: str) -> None:
+    _answers(text, _started_game_context())
+
+
+_WORDS = [
+    *VERBS,
+    *DIRECTIONS,
+    *TRAIN_KINDS,
+    *MANA_TYPES,
+    "on", "power", "from", "boosted", "globe", "sanctum", "g1", "g2", "D4", "D4#1", "I9#2",
+    "Z26", "0", "1", "9", "\u00b2", "\u0663", "\u2460", "#", ";", "\n",
+]  # fmt: skip
+
+
+@ANY_TEXT
+@given(
+    st.sampled_from(list(VERBS)),
+    st.lists(
+        st.sampled_from(_WORDS)
+        | st.sampled_from([c.name for c in _started_game_context().hand])
+        | st.text(max_size=4),
+        max_size=8,
+    ),
+)
+def test_any_mix_of_order_words_gets_commands_or_notation_errors(
+    verb: str, words: list[str]
+) -> None:
+    _answers(" ".join([verb, *words]), _started_game_context())
