@@ -41,12 +41,11 @@ async def find_match(
     """The match meant: the one given, the one of this thread, or the player's only one."""
     if match_id is not None:
         return await runtime.matches.get_match(match_id)
-    channel_id = str(interaction.channel_id)
     player = str(interaction.user.id)
-    if interaction.guild_id is not None:
-        for match in await runtime.matches.list_matches(guild_id=str(interaction.guild_id)):
-            if match.channel_id == channel_id:
-                return match
+    if interaction.guild_id is not None and interaction.channel_id is not None:
+        here = await _match_here(runtime, str(interaction.channel_id), player)
+        if here is not None:
+            return here
     mine = await runtime.matches.list_matches(player_id=player, statuses=OPEN_STATUSES)
     if len(mine) == 1:
         return mine[0]
@@ -54,6 +53,20 @@ async def find_match(
         raise RefusalError("You are in no match in progress; name one with the `match` option.")
     listing = ", ".join(f"#{m.id}" for m in mine[:10])
     raise RefusalError(f"You are in several matches ({listing}); name one with the `match` option.")
+
+
+async def _match_here(runtime: Runtime, channel_id: str, player_id: str) -> MatchLike | None:
+    """The match of this channel: its only one, or, in a channel that older league matches
+    shared, the player's only match in progress there."""
+    here = await runtime.matches.matches_in_channel(channel_id)
+    if len(here) == 1:
+        return here[0]
+    playing = [
+        m
+        for m in here
+        if m.status in OPEN_STATUSES and any(s.player_id == player_id for s in m.seats)
+    ]
+    return playing[0] if len(playing) == 1 else None
 
 
 async def match_choices(

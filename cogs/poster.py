@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import weakref
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from cogs.match import JoinButton
+from cogs.match import THREAD_MINUTES, JoinButton
 from cogs.runtime import (
     MatchLike,
     Runtime,
@@ -42,7 +43,7 @@ from cogs.split import (
     clip,
     split_text,
 )
-from service.matches import computer_level
+from service.matches import computer_level, is_computer
 from service.outbox import PermanentDeliveryError
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,12 @@ class Poster:
         self._stopping = asyncio.Event()
         self._dm_slots = asyncio.Semaphore(CONCURRENT_DMS)
         self._match_slots = asyncio.Semaphore(CONCURRENT_MATCHES)
+        # Per match: deliveries that may open its thread take turns (a lock lives as long as
+        # some delivery holds or awaits it), and a thread opened but not yet stored as its home.
+        self._thread_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._threads_opened: dict[int, discord.Thread] = {}
         self.delivered = 0
         self._registered: dict[str, KindDeliverer] = {}
         self._kinds: dict[str, Callable[[Item], Awaitable[str]]] = {
@@ -270,6 +277,16 @@ class Poster:
         return await self._channel(match)
 
     async def _channel(self, match: MatchLike) -> discord.abc.Messageable:
+        channel = await self._posting_channel(match)
+        if isinstance(channel, discord.TextChannel):
+            # A match made in a plain channel (a league's round) gets its own thread on its first
+            # post, as /match create gives one from the start, so that each match's posts and
+            # the commands typed among them stay apart.
+            return await self._own_thread(match, channel)
+        return channel
+
+    async def _posting_channel(self, match: MatchLike) -> discord.abc.Messageable:
+        """The channel the match is stored to post in, as it is."""
         if match.channel_id is None:
             raise PermanentDeliveryError(f"match {match.id} has no channel")
         channel_id = int(match.channel_id)
@@ -282,6 +299,97 @@ class Poster:
         if not isinstance(channel, discord.abc.Messageable):
             raise PermanentDeliveryError(f"the channel of match {match.id} cannot take messages")
         return channel
+
+    async def _own_thread(
+        self, match: MatchLike, channel: discord.TextChannel
+    ) -> discord.abc.Messageable:
+        """The match's own thread in `channel`, opened and stored as its channel when needed.
+
+        Discord names the thread's id, so the thread exists before the match can point at it.
+        In this process a thread made for a match is remembered until the move is stored, and
+        deliveries for one match take turns here, so a match never gets two threads from one
+        process. A thread whose creation answered with an error (a lost reply) or whose move was
+        not stored before a restart is found again among the channel's active threads by its
+        name and owner. What a crash in between can still leave is one empty thread, when it
+        was archived (a week without posts) before the bot came back.
+        """
+        lock = self._thread_locks.get(match.id)
+        if lock is None:
+            lock = self._thread_locks[match.id] = asyncio.Lock()
+        async with lock:
+            current = await self.runtime.matches.get_match(match.id)
+            if current.channel_id != str(channel.id):
+                # Moved by the delivery this one waited for.
+                return await self._posting_channel(current)
+            thread = self._threads_opened.get(match.id) or self._left_thread(match, channel)
+            if thread is None:
+                try:
+                    thread = await self._open_thread(current, channel)
+                except discord.Forbidden as error:
+                    log.warning(
+                        "cannot open a thread for match %s in channel %s (%s); posting there",
+                        match.id,
+                        channel.id,
+                        error.text,
+                    )
+                    return channel
+                self._threads_opened[match.id] = thread
+            await self._add_players(thread, current)
+            moved = await self.runtime.matches.move_to_channel(
+                match.id, str(thread.id), from_channel_id=str(channel.id)
+            )
+            self._threads_opened.pop(match.id, None)
+            if moved.channel_id != str(thread.id):
+                # Another process moved the match first: its thread is the one.
+                with contextlib.suppress(discord.HTTPException):
+                    await thread.delete()
+                return await self._posting_channel(moved)
+            log.info("match %s posts in its thread %s from now on", match.id, thread.id)
+            return thread
+
+    def _left_thread(self, match: MatchLike, channel: discord.TextChannel) -> discord.Thread | None:
+        """An active thread this bot opened for the match earlier, its move not stored."""
+        me = self.bot.user
+        prefix = f"Match #{match.id}:"
+        return next(
+            (
+                t
+                for t in channel.threads
+                if me is not None and t.owner_id == me.id and t.name.startswith(prefix)
+            ),
+            None,
+        )
+
+    async def _open_thread(self, match: MatchLike, channel: discord.TextChannel) -> discord.Thread:
+        names = [
+            await self.name_of(seat.player_id) if seat.player_id else "open seat"
+            for seat in match.seats
+        ]
+        return await channel.create_thread(
+            name=clip(f"Match #{match.id}: {' vs '.join(names)}", 100),
+            type=(
+                discord.ChannelType.news_thread
+                if channel.is_news()
+                else discord.ChannelType.public_thread
+            ),
+            auto_archive_duration=THREAD_MINUTES,
+        )
+
+    async def _add_players(self, thread: discord.Thread, match: MatchLike) -> None:
+        for seat in match.seats:
+            if seat.player_id is None or is_computer(seat.player_id):
+                continue
+            try:
+                await thread.add_user(discord.Object(int(seat.player_id)))
+            except discord.HTTPException as error:
+                # Someone who left the server cannot be added; the thread is public anyway.
+                log.warning(
+                    "match %s: player %s not added to thread %s: %s",
+                    match.id,
+                    seat.player_id,
+                    thread.id,
+                    error.text,
+                )
 
     async def _dm(self, user_id: str, *, create: bool = True) -> discord.DMChannel | None:
         user = self.bot.get_user(int(user_id))

@@ -1273,6 +1273,21 @@ class MatchService:
                 player_id=player_id, guild_id=guild_id, statuses=statuses, limit=limit
             )
 
+    async def matches_in_channel(self, channel_id: str) -> list[MatchRecord]:
+        """Every match that posts in the channel, newest first, however old."""
+        async with self.store.read() as s:
+            return await s.matches_in_channel(channel_id)
+
+    async def move_to_channel(
+        self, match_id: int, channel_id: str, *, from_channel_id: str
+    ) -> MatchRecord:
+        """Make the match post in `channel_id` from now on, if it still posts in
+        `from_channel_id`; the match as it is afterwards, so a caller that lost a race to move
+        it learns where it went."""
+        async with self.store.write() as s:
+            await s.move_match_channel(match_id, from_channel_id, channel_id)
+            return await self._load(s, match_id)
+
     async def history(self, match_id: int, turn: int) -> TurnRecord:
         """The record of a resolved turn: both sides' orders, the report, the state after."""
         async with self.store.read() as s:

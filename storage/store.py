@@ -372,6 +372,29 @@ class Session:
         seats = await self._seats([r["id"] for r in rows])
         return [_match(r, seats[r["id"]]) for r in rows]
 
+    async def matches_in_channel(self, channel_id: str) -> list[MatchRecord]:
+        """Every match posting in the channel, newest first (a thread holds one match; a channel
+        shared by several is what older league matches left behind)."""
+        rows = await self.tx.fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? ORDER BY id DESC",
+            channel_id,
+        )
+        seats = await self._seats([r["id"] for r in rows])
+        return [_match(r, seats[r["id"]]) for r in rows]
+
+    async def move_match_channel(
+        self, match_id: int, from_channel_id: str, to_channel_id: str
+    ) -> bool:
+        """Move the match's posts to another channel, only if it still posts in `from_channel_id`
+        (False otherwise). The version stays: where a match posts is no part of its game."""
+        count = await self.tx.execute(
+            "UPDATE matches SET channel_id = ? WHERE id = ? AND channel_id = ?",
+            to_channel_id,
+            match_id,
+            from_channel_id,
+        )
+        return count > 0
+
     async def update_match(
         self, match_id: int, *, expect_version: int | None = None, **fields: Any
     ) -> bool:

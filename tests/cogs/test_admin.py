@@ -21,6 +21,7 @@ async def test_a_moderator_pauses_resumes_and_extends_a_match_of_the_server(worl
     )
     async with bot_running(world) as bot:
         thread, match_id = await create_match(world)
+        assert bot.runtime is not None
         matches = bot.runtime.matches
         before = await matches.get_match(match_id)
 
@@ -60,14 +61,14 @@ async def test_a_moderator_of_another_server_cannot_touch_the_match(world: World
         _thread, match_id = await create_match(world)
         assert bot.runtime is not None
         before = await bot.runtime.matches.get_match(match_id)
-        for command, options in (
-            ("admin pause", {}),
-            ("admin resume", {}),
-            ("admin extend", {"hours": 300.0}),
-        ):
-            result = await dave.slash(command, match=match_id, **options)
+        results = [
+            await dave.slash("admin pause", match=match_id),
+            await dave.slash("admin resume", match=match_id),
+            await dave.slash("admin extend", match=match_id, hours=300.0),
+        ]
+        for result in results:
             answer = await result.wait_done(timeout=TIMEOUT)
-            assert answer.content == f"There is no match #{match_id} in this server.", command
+            assert answer.content == f"There is no match #{match_id} in this server."
         after = await bot.runtime.matches.get_match(match_id)
         assert (after.status, after.deadline_at) == (before.status, before.deadline_at)
 
@@ -75,6 +76,7 @@ async def test_a_moderator_of_another_server_cannot_touch_the_match(world: World
 async def test_a_member_without_manage_server_cannot_use_admin(world: World) -> None:
     async with bot_running(world) as bot:
         _thread, match_id = await create_match(world)
+        assert bot.runtime is not None
         # The command's default permissions keep it from Carol's client, as Discord does.
         with pytest.raises(PlayerError, match="lacks the permissions to use /admin"):
             await world.carol.slash("admin pause", match=match_id)

@@ -37,8 +37,10 @@ async def test_two_quick_messages_keep_both_orders(world: World) -> None:
         _thread, match_id = await create_match(world)
         await dm_sheet(world.alice, match_id, 1)
         dest = await first_move(world, bot, match_id)
-        _, view = await bot.runtime.view(match_id, str(world.alice.id))
-        card = bot.runtime.content.spells[view.hand[0].spell_id].name
+        runtime = bot.runtime
+        assert runtime is not None
+        _, view = await runtime.view(match_id, str(world.alice.id))
+        card = runtime.content.spells[view.hand[0].spell_id].name
         before = len(world.alice.dms())
         # Sent without waiting for the first answer: both are handled at once.
         await world.alice.send_dm(f"move g1 to {dest}")
@@ -48,7 +50,7 @@ async def test_two_quick_messages_keep_both_orders(world: World) -> None:
             timeout=TIMEOUT,
             what="both answers",
         )
-        orders, _ = await bot.runtime.orders_of(match_id, str(world.alice.id))
+        orders, _ = await runtime.orders_of(match_id, str(world.alice.id))
         assert len(orders.moves) == 1 and orders.discard is not None
 
 
