@@ -35,7 +35,14 @@ from cogs.runtime import (
     timestamp,
     write_log,
 )
-from cogs.sheet import Sheet, load_sheet, sheet_embed, sheet_image, sheet_view
+from cogs.sheet import (
+    Sheet,
+    load_sheet,
+    sheet_embed,
+    sheet_image,
+    sheet_view,
+    update_dm_sheet,
+)
 from cogs.split import (
     EMBED_DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
@@ -133,28 +140,34 @@ class Poster:
                     "from the other player resumes the match."
                 )
             ),
-            "paused": self._simple(
-                lambda i: (
-                    "The match is paused"
-                    + (" by a moderator" if i.payload.get("moderator") else "")
-                    + "; the deadline is on hold."
+            "paused": self._and_sheets(
+                self._simple(
+                    lambda i: (
+                        "The match is paused"
+                        + (" by a moderator" if i.payload.get("moderator") else "")
+                        + "; the deadline is on hold."
+                    )
                 )
             ),
-            "resumed": self._simple(
-                lambda i: (
-                    "The match resumes"
-                    + (" (moderator)" if i.payload.get("moderator") else "")
-                    + f"; the deadline is {timestamp(i.payload.get('deadline_at'))}."
+            "resumed": self._and_sheets(
+                self._simple(
+                    lambda i: (
+                        "The match resumes"
+                        + (" (moderator)" if i.payload.get("moderator") else "")
+                        + f"; the deadline is {timestamp(i.payload.get('deadline_at'))}."
+                    )
                 )
             ),
-            "extended": self._simple(
-                lambda i: (
-                    f"A moderator extended turn {i.payload.get('turn')} by "
-                    f"{_duration(int(i.payload.get('seconds') or 0))}"
-                    + (
-                        f"; the deadline is now {timestamp(i.payload.get('deadline_at'))}."
-                        if i.payload.get("deadline_at")
-                        else "."
+            "extended": self._and_sheets(
+                self._simple(
+                    lambda i: (
+                        f"A moderator extended turn {i.payload.get('turn')} by "
+                        f"{_duration(int(i.payload.get('seconds') or 0))}"
+                        + (
+                            f"; the deadline is now {timestamp(i.payload.get('deadline_at'))}."
+                            if i.payload.get("deadline_at")
+                            else "."
+                        )
                     )
                 )
             ),
@@ -439,6 +452,26 @@ class Poster:
             return str(message.id)
 
         return post
+
+    def _and_sheets(
+        self, post: Callable[[Item], Awaitable[str]]
+    ) -> Callable[[Item], Awaitable[str]]:
+        """``post``, then the players' DM sheets of the turn shown anew: a pause, a resume or an
+        extension moves the deadline each of them shows (and locks or unlocks the menus)."""
+
+        async def post_and_refresh(item: Item) -> str:
+            ref = await post(item)
+            match = await self.runtime.matches.get_match(item.match_id)
+            if match.status not in ("active", "paused"):
+                return ref
+            for seat in match.seats:
+                if seat.player_id is None or is_computer(seat.player_id):
+                    continue
+                sheet = await load_sheet(self.runtime, match.id, seat.player_id)
+                await update_dm_sheet(self.bot, self.runtime, sheet, seat.player_id)
+            return ref
+
+        return post_and_refresh
 
     async def _match_created(self, item: Item) -> str:
         match = await self.runtime.matches.get_match(item.match_id)

@@ -8,7 +8,7 @@ import pytest
 
 from bot import MatchBot
 from sandbox.errors import PlayerError
-from tests.cogs.support import TIMEOUT, World, bot_running, create_match, posts
+from tests.cogs.support import TIMEOUT, World, bot_running, create_match, dm_sheet, posts
 from tests.sandbox.support import running
 
 HOUR_MS = 3_600_000
@@ -81,3 +81,39 @@ async def test_a_member_without_manage_server_cannot_use_admin(world: World) -> 
         with pytest.raises(PlayerError, match="lacks the permissions to use /admin"):
             await world.carol.slash("admin pause", match=match_id)
         assert (await bot.runtime.matches.get_match(match_id)).status == "active"
+
+
+async def test_a_moved_deadline_reaches_the_players_dm_sheets(world: World) -> None:
+    sandbox = world.sandbox
+    mia = sandbox.player(
+        sandbox.create_user("Mia", guild=world.guild, manage_server=True), channel=world.lobby
+    )
+    async with bot_running(world) as bot:
+        _thread, match_id = await create_match(world)
+        assert bot.runtime is not None
+        sheets = [await dm_sheet(p, match_id, 1) for p in (world.alice, world.bob)]
+
+        def deadline_lines() -> list[str]:
+            """The first line of each player's DM sheet as it is now: the deadline."""
+            return [
+                str(sandbox.state.messages[s.id].embeds[0]["description"]).splitlines()[0]
+                for s in sheets
+            ]
+
+        await (await mia.slash("admin pause", match=match_id)).wait_done(timeout=TIMEOUT)
+        await sandbox.wait_for(
+            lambda: all("(paused)" in line for line in deadline_lines()),
+            timeout=TIMEOUT,
+            what="both sheets paused",
+        )
+        await (await mia.slash("admin resume", match=match_id)).wait_done(timeout=TIMEOUT)
+        result = await mia.slash("admin extend", match=match_id, hours=48.0)
+        await result.wait_done(timeout=TIMEOUT)
+        deadline = (await bot.runtime.matches.get_match(match_id)).deadline_at
+        assert deadline is not None
+        shown = f"Deadline <t:{deadline // 1000}:R> ·"
+        await sandbox.wait_for(
+            lambda: all(line.startswith(shown) for line in deadline_lines()),
+            timeout=TIMEOUT,
+            what="the extended deadline on both sheets",
+        )
