@@ -181,6 +181,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         ruleset="classic, or duel (magic dice)",
         realm="The land the board is drawn from",
         turn_hours="Hours per turn before the deadline",
+        no_shows="Turns in a row without orders that forfeit the match (0: never; default 3)",
+        grace_hours="Hours added once per player to the first deadline they miss (default 0)",
     )
     @app_commands.choices(
         ruleset=[app_commands.Choice(name=r, value=r) for r in RULESETS],
@@ -196,6 +198,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         realm: str = "veldt",
         turn_hours: app_commands.Range[float, 0.0167, 336.0] | None = None,
         computer: str | None = None,
+        no_shows: app_commands.Range[int, 0, 20] = 3,
+        grace_hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
     ) -> None:
         if opponent is not None and computer is not None:
             # Refused before the public "thinking" reply, so only the player sees it.
@@ -240,6 +244,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 ruleset=ruleset,
                 realm=realm,
                 turn_seconds=max(1, round(hours * 3600)),
+                no_show_limit=no_shows,
+                grace_seconds=round(grace_hours * 3600),
                 guild_id=str(interaction.guild_id),
                 channel_id=str(thread.id),
             )

@@ -483,7 +483,7 @@ class Poster:
                 f"**{await self.name_of(item.payload.get('creator_id'))}** challenges "
                 + (f"**{await self.name_of(opponent)}**" if opponent else "anyone")
                 + f".\nRuleset {match.ruleset}, realm {match.realm}, "
-                f"{_duration(match.turn_seconds)} per turn."
+                f"{_duration(match.turn_seconds)} per turn; {_absence_rules(match)}."
             ),
         )
         view = discord.ui.View(timeout=None)
@@ -693,6 +693,19 @@ class Poster:
         frames: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(initial, None)]
         frames += [(record.state, record.report) for record in records[-REPLAY_FRAMES:]]
         return await self.runtime.compute(draw_replay, frames, names)
+
+
+def _absence_rules(match: MatchLike) -> str:
+    """What missing a deadline costs in this match, in a few words."""
+    limit = match.no_show_limit
+    text = (
+        f"{limit} turn(s) in a row without orders forfeit"
+        if limit > 0
+        else "no orders never forfeit"
+    )
+    if match.grace_seconds > 0:
+        text += f"; a first missed deadline gets {_duration(match.grace_seconds)} more, once"
+    return text
 
 
 def _duration(seconds: int) -> str:

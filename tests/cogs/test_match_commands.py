@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.cogs.support import TIMEOUT, World, bot_running, create_match, dm_sheet
+from tests.cogs.support import TIMEOUT, World, bot_running, create_match, dm_sheet, posts
 
 
 async def test_board_and_orders_before_the_match_begins_say_so(world: World) -> None:
@@ -37,3 +37,31 @@ async def test_match_autocomplete_names_players_not_ids(world: World) -> None:
         concede = await world.alice.autocomplete("match concede", "match", "")
         assert [c["name"] for c in join] == [f"#{match_id + 1} by Carol"]
         assert [c["name"] for c in concede] == [f"#{match_id} active, turn 1 vs Bob"]
+
+
+async def test_a_match_is_created_with_its_no_show_limit_and_grace(world: World) -> None:
+    async with bot_running(world) as bot:
+        assert bot.runtime is not None
+        result = await world.alice.slash(
+            "match create",
+            opponent=world.bob.user,
+            deck="starter:war",
+            no_shows=5,
+            grace_hours=12.0,
+        )
+        await result.wait_done(timeout=TIMEOUT)
+        match = (await bot.runtime.matches.list_matches(player_id=str(world.alice.id)))[0]
+        assert (match.no_show_limit, match.grace_seconds) == (5, 12 * 3600)
+        thread = await world.sandbox.wait_for(
+            lambda: next(iter(world.sandbox.threads(world.lobby)), None),
+            timeout=TIMEOUT,
+            what="the match thread",
+        )
+        created = await world.sandbox.wait_for(
+            lambda: next(iter(posts(world.sandbox, thread, f"Match #{match.id}")), None),
+            timeout=TIMEOUT,
+            what="the match's first post",
+        )
+        text = str(created.embeds[0]["description"])
+        assert "5 turn(s) in a row without orders forfeit" in text
+        assert "a first missed deadline gets 12 hour(s) more, once" in text
