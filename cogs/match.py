@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.deck import deck_choices, ensure_starter, resolve_deck
+from cogs.deck import deck_choices, resolve_deck
 from cogs.errors import RefusalError, handle_interaction_error
 from cogs.runtime import (
     MatchLike,
@@ -23,12 +23,12 @@ from cogs.runtime import (
     side_name,
     timestamp,
 )
-from cogs.split import clip, paged_embeds, send_embeds
-from engine.spells.vocab import HOUSES
+from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
 from engine.state import RULESETS
 from service.matches import COMPUTER_LEVELS, COMPUTER_PREFIX, is_computer
 
 JOIN_TEMPLATE = r"sanctum:join:(?P<match>\d{1,20}):(?P<turn>0)"
+JOIN_DECK_TEMPLATE = r"sanctum:joindeck:(?P<match>\d{1,20})"
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
 # A week without posts before Discord hides the thread.
@@ -96,16 +96,9 @@ async def start_if_ready(runtime: Runtime, match: MatchLike, player_id: str) -> 
 
 
 async def join(runtime: Runtime, match_id: int, player_id: str, deck: str | None) -> MatchLike:
+    """Take the open seat, with ``deck`` if given (else the deck is chosen later, and the
+    match starts then)."""
     deck_id = await resolve_deck(runtime, player_id, deck)
-    if deck_id is None:
-        decks = await runtime.decks.list_decks(player_id)
-        if decks:
-            deck_id = decks[0].id
-        else:
-            # Someone joining with a button has no way to pick; a starter deck of a house
-            # chosen from their id keeps different players' first decks varied.
-            houses = sorted(HOUSES)
-            deck_id = await ensure_starter(runtime, player_id, houses[int(player_id) % len(houses)])
     match = await runtime.matches.join_match(match_id, player_id, deck_id)
     return await start_if_ready(runtime, match, player_id)
 
@@ -138,6 +131,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        """Ask the player for the deck to join with (BOT.md: both players pick decks)."""
         client = interaction.client
         assert isinstance(client, commands.Bot)
         runtime = runtime_of(client)
@@ -145,9 +139,61 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
         assert found is not None
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            runtime.names[str(interaction.user.id)] = interaction.user.display_name
-            match = await join(runtime, int(found["match"]), str(interaction.user.id), None)
-            await interaction.followup.send(_joined_text(match), ephemeral=True)
+            player = str(interaction.user.id)
+            runtime.names[player] = interaction.user.display_name
+            match = await runtime.matches.check_join(int(found["match"]), player)
+            options = [
+                discord.SelectOption(label=choice.name, value=str(choice.value))
+                for choice in await deck_choices(runtime, player, "")
+            ]
+            view = discord.ui.View(timeout=None)
+            view.add_item(JoinDeckSelect.make(match.id, options))
+            await interaction.followup.send(
+                f"Which deck do you join match #{match.id} with?", view=view, ephemeral=True
+            )
+        except Exception as error:
+            await handle_interaction_error(interaction, error)
+
+
+class JoinDeckSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOIN_DECK_TEMPLATE):
+    """The deck menu a Join button opens: picking a deck joins the match with it."""
+
+    def __init__(self, item: discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    def make(cls, match_id: int, options: list[discord.SelectOption]) -> JoinDeckSelect:
+        return cls(
+            discord.ui.Select(
+                custom_id=f"sanctum:joindeck:{match_id}",
+                placeholder="Your deck…",
+                options=options[:SELECT_OPTIONS_LIMIT],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> JoinDeckSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, commands.Bot)
+        runtime = runtime_of(client)
+        found = re.fullmatch(JOIN_DECK_TEMPLATE, self.item.custom_id)
+        assert found is not None
+        data: Any = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
+        try:
+            await interaction.response.defer()
+            match = await join(runtime, int(found["match"]), str(interaction.user.id), values[0])
+            await interaction.edit_original_response(content=_joined_text(match), view=None)
         except Exception as error:
             await handle_interaction_error(interaction, error)
 
@@ -155,7 +201,10 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
 def _joined_text(match: MatchLike) -> str:
     if match.status == "active":
         return f"You joined match #{match.id}; it has begun. Your order sheet comes by DM."
-    return f"You joined match #{match.id}; it starts when both players have a deck."
+    return (
+        f"You joined match #{match.id}; it starts when both players have a deck "
+        "(`/match deck` chooses yours)."
+    )
 
 
 class MatchCog(commands.GroupCog, group_name="match", group_description="Play a match"):
@@ -167,10 +216,10 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         return runtime_of(self.bot)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(JoinButton)
+        self.bot.add_dynamic_items(JoinButton, JoinDeckSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(JoinButton)
+        self.bot.remove_dynamic_items(JoinButton, JoinDeckSelect)
 
     @app_commands.command(name="create", description="Start a match in a new thread here")
     @app_commands.guild_only()

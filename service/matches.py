@@ -73,6 +73,18 @@ def computer_level(player_id: str | None) -> Level | None:
     return None
 
 
+def _check_joinable(match: MatchRecord, player_id: str) -> None:
+    if match.status != "open":
+        raise WrongStateError(f"Match #{match.id} is not open for joining.")
+    if is_computer(player_id):
+        raise NotAllowedError("A computer player only takes the seat it was created for.")
+    if match.seat_of(player_id) is not None and match.seats[1].player_id != player_id:
+        raise WrongStateError(f"You are already in match #{match.id}.")
+    seat = match.seats[1]
+    if seat.player_id is not None and seat.player_id != player_id:
+        raise NotAllowedError(f"Match #{match.id} is reserved for another player.")
+
+
 def is_computer(player_id: str | None) -> bool:
     return player_id is not None and player_id.startswith(COMPUTER_PREFIX)
 
@@ -407,15 +419,7 @@ class MatchService:
     ) -> MatchRecord:
         async with self.store.write() as s:
             match = await self._load(s, match_id)
-            if match.status != "open":
-                raise WrongStateError(f"Match #{match_id} is not open for joining.")
-            if is_computer(player_id):
-                raise NotAllowedError("A computer player only takes the seat it was created for.")
-            if match.seat_of(player_id) is not None and match.seats[1].player_id != player_id:
-                raise WrongStateError(f"You are already in match #{match_id}.")
-            seat = match.seats[1]
-            if seat.player_id is not None and seat.player_id != player_id:
-                raise NotAllowedError(f"Match #{match_id} is reserved for another player.")
+            _check_joinable(match, player_id)
             fields: dict[str, Any] = {"player_id": player_id}
             if deck_id is not None:
                 house, spells = await self._deck_for(s, player_id, deck_id)
@@ -423,6 +427,16 @@ class MatchService:
             await s.update_seat(match_id, 1, **fields)
             await s.update_match(match_id)
             return await self._load(s, match_id)
+
+    async def check_join(self, match_id: int, player_id: str) -> MatchRecord:
+        """The match, if ``player_id`` may join it now (else the refusal join_match gives):
+        asked before a player picks the deck to join with."""
+        async with self.store.read() as s:
+            match = await s.get_match(match_id)
+        if match is None:
+            raise NotFoundError(f"There is no match #{match_id}.")
+        _check_joinable(match, player_id)
+        return match
 
     async def choose_deck(self, match_id: int, player_id: str, deck_id: int) -> MatchRecord:
         async with self.store.write() as s:

@@ -65,3 +65,40 @@ async def test_a_match_is_created_with_its_no_show_limit_and_grace(world: World)
         text = str(created.embeds[0]["description"])
         assert "5 turn(s) in a row without orders forfeit" in text
         assert "a first missed deadline gets 12 hour(s) more, once" in text
+
+
+async def test_the_join_button_asks_for_the_deck_to_join_with(world: World) -> None:
+    async with bot_running(world) as bot:
+        assert bot.runtime is not None
+        result = await world.alice.slash("match create", deck="starter:war")
+        await result.wait_done(timeout=TIMEOUT)
+        thread = await world.sandbox.wait_for(
+            lambda: next(iter(world.sandbox.threads(world.lobby)), None),
+            timeout=TIMEOUT,
+            what="the match thread",
+        )
+        created = await world.sandbox.wait_for(
+            lambda: next((m for m in world.sandbox.messages(thread) if m.components), None),
+            timeout=TIMEOUT,
+            what="the post with the Join button",
+        )
+        menu = await (await world.bob.click(created, "Join")).wait_done(timeout=TIMEOUT)
+        assert menu.ephemeral and menu.content == "Which deck do you join match #1 with?"
+        await world.bob.select(menu, ["starter:life"])
+        answer = await world.sandbox.wait_for(
+            lambda: (
+                (m := world.sandbox.state.messages[menu.id]).content.startswith("You joined") and m
+            ),
+            timeout=TIMEOUT,
+            what="the menu to become the answer",
+        )
+        assert answer.content.startswith("You joined match #1; it has begun.")
+        assert answer.components == []
+        match = await bot.runtime.matches.get_match(1)
+        assert [(s.player_id, s.house) for s in match.seats] == [
+            (str(world.alice.id), "war"),
+            (str(world.bob.id), "life"),
+        ]
+        # Clicking Join again is refused before any menu.
+        again = await (await world.carol.click(created, "Join")).wait_done(timeout=TIMEOUT)
+        assert again.content == "Match #1 is not open for joining."
