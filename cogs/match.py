@@ -132,16 +132,12 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Ask the player for the deck to join with (BOT.md: both players pick decks)."""
-        client = interaction.client
-        assert isinstance(client, commands.Bot)
-        runtime = runtime_of(client)
-        found = re.fullmatch(JOIN_TEMPLATE, self.item.custom_id or "")
-        assert found is not None
+        runtime, match_id = _clicked(interaction, JOIN_TEMPLATE, self.item.custom_id)
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
             player = str(interaction.user.id)
             runtime.names[player] = interaction.user.display_name
-            match = await runtime.matches.check_join(int(found["match"]), player)
+            match = await runtime.matches.check_join(match_id, player)
             options = [
                 discord.SelectOption(label=choice.name, value=str(choice.value))
                 for choice in await deck_choices(runtime, player, "")
@@ -183,19 +179,26 @@ class JoinDeckSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JO
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        client = interaction.client
-        assert isinstance(client, commands.Bot)
-        runtime = runtime_of(client)
-        found = re.fullmatch(JOIN_DECK_TEMPLATE, self.item.custom_id)
-        assert found is not None
+        runtime, match_id = _clicked(interaction, JOIN_DECK_TEMPLATE, self.item.custom_id)
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         try:
             await interaction.response.defer()
-            match = await join(runtime, int(found["match"]), str(interaction.user.id), values[0])
+            match = await join(runtime, match_id, str(interaction.user.id), values[0])
             await interaction.edit_original_response(content=_joined_text(match), view=None)
         except Exception as error:
             await handle_interaction_error(interaction, error)
+
+
+def _clicked(
+    interaction: discord.Interaction, template: str, custom_id: str | None
+) -> tuple[Runtime, int]:
+    """The runtime, and the match a component's custom_id names."""
+    client = interaction.client
+    assert isinstance(client, commands.Bot)
+    found = re.fullmatch(template, custom_id or "")
+    assert found is not None
+    return runtime_of(client), int(found["match"])
 
 
 def _joined_text(match: MatchLike) -> str:
