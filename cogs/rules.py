@@ -42,7 +42,8 @@ TOPICS: dict[str, tuple[str, str]] = {
         "Combat",
         "Enemy groups on orthogonally adjacent squares fight after movement, for up to 6 rounds. "
         "Round 1 is missiles only; the initiative side strikes first each round; armor soaks "
-        "damage; a fight ends when a side has no one left or a round does no damage.",
+        "damage; a fight ends when a side has no one left, when no one left can strike, or "
+        "when a round from round 2 on has no miss and takes no hit point (all soaked).",
     ),
     "deadlines": (
         "Deadlines",

@@ -126,11 +126,12 @@ MAX_TRAIN = 8
 
 HELP_TEXT = (
     "Orders, one per line:\n"
-    "  cast Fireball on E5        cast Fireball on E5 boosted      cast Timepiece on globe\n"
+    "  cast Fireball on E5        cast Fireball on E5 boosted      cast Adriel's Timepiece\n"
     "  move g2 north              move g2 to E6                    move 2 n\n"
     "  train archer at sanctum    train swordsman at D7            train mana world\n"
-    "  cast Chorus on E5 power 2  (a bound spell at a power level; add `from D7` for its carrier)\n"
-    "  cast Curse on E5#2         (one minion: the 2nd of the group on E5; so do focused spells)\n"
+    "  cast Dragon Breath on E5 power 2   (a bound spell at a power level; `from D7` names\n"
+    "                                       its carrier when two carry it)\n"
+    "  cast Assassin's Mark on E5#2       (one minion: the 2nd of the group on E5)\n"
     "  cast Jumping Land on F3    (a ground spell names a square, even an empty one)\n"
     "  mana D7 world              (the town on D7 makes world mana if you take it this turn)\n"
     "  discard Plague             cancel 2                         orders\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -746,3 +747,11 @@ def test_any_mix_of_order_words_gets_commands_or_notation_errors(
     verb: str, words: list[str]
 ) -> None:
     _answers(" ".join([verb, *words]), _started_game_context())
+
+
+def test_the_help_casts_only_spells_of_the_catalogue() -> None:
+    content = load_content()
+    names = {s.name for s in content.spells.values()}
+    named = re.findall(r"(?:cast|discard) ([A-Z][\w']*(?: [A-Z][\w']*)*)", HELP_TEXT)
+    assert len(named) >= 6
+    assert [n for n in named if n not in names] == []
