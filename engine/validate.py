@@ -103,24 +103,29 @@ def move_problem(
     group = world.group(move.group_id)
     if group is None:
         return problem("unknown_group", f"there is no group {move.group_id}")
+    # Players know their groups by square (the sheet's g-labels are its own), never by id.
     if group.owner != side:
-        return problem("not_your_group", f"group {group.id} is not yours")
+        return problem("not_your_group", f"the group on {group.coord.name} is not yours")
     if group.controller != side:
-        return problem("not_controlled", f"group {group.id} is not under your control")
+        return problem(
+            "not_controlled", f"the group on {group.coord.name} is not under your control"
+        )
     if group.id in seen:
-        return problem("duplicate_move", f"group {group.id} already has a move order")
+        return problem(
+            "duplicate_move", f"the group on {group.coord.name} already has a move order"
+        )
     seen.add(group.id)
     if not world.on_board(move.dest):
         return problem("off_board", f"{move.dest.name} is not on the board")
     if move.dest == group.coord:
-        return problem("same_square", f"group {group.id} is already on {move.dest.name}")
+        return problem("same_square", f"the group is already on {move.dest.name}")
     if not movable(world, group):
-        return problem("cannot_move", f"group {group.id} cannot move this turn")
+        return problem("cannot_move", f"the group on {group.coord.name} cannot move this turn")
     reach = moves(world, group)
     if not in_range(group, move.dest.x, move.dest.y, reach):
         where = "one square up, down, left or right" if reach <= 1 else f"{reach} squares"
         return problem(
             "too_far",
-            f"group {group.id} on {group.coord.name} can move {where}, not to {move.dest.name}",
+            f"the group on {group.coord.name} can move {where}, not to {move.dest.name}",
         )
     return None

@@ -360,7 +360,7 @@ def _cast_problems(
         problems.append(Problem("not_castable", f"{spell.name} is cast only by its holder"))
     if cast.boosted:
         if resolved.source == "bound":
-            problems.append(Problem("boost", "bound spells cannot be boosted (N6)"))
+            problems.append(Problem("boost", "bound spells cannot be boosted"))
         elif spell.boosted_cost is None:
             problems.append(Problem("boost", f"{spell.name} has no boosted version"))
     if resolved.source == "bound":
@@ -462,20 +462,20 @@ def validate_casts(
         learned = spell.spell_class in ("learned", "hereditary")
         if learned and not spell.replicable:
             if spell.id in per_turn:
-                add(index, Problem("learned_once", f"{spell.name} may be tried once per turn (N2)"))
+                add(index, Problem("learned_once", f"{spell.name} may be tried once per turn"))
             per_turn.add(spell.id)
         elif not spell.cumulative:
             aimed = (spell.id, _target_key(state, spell, cast.target))
             if aimed in per_target:
                 add(
                     index,
-                    Problem("non_cumulative", f"{spell.name} is already cast on that target (S6)"),
+                    Problem("non_cumulative", f"{spell.name} is already cast on that target"),
                 )
             per_target.add(aimed)
         cost = cast_cost(spell, cast, state.turn, resolved.source)
         reserved = reserved + cost
         if not pool.covers(reserved):
-            add(index, Problem("no_mana", f"not enough mana left for {spell.name} (C4)"))
+            add(index, Problem("no_mana", f"not enough mana left for {spell.name}"))
             reserved = reserved - cost
     return out
 

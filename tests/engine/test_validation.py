@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from engine.coords import Coord
@@ -55,7 +56,12 @@ def test_every_problem_is_reported_at_once(opening: GameState) -> None:
     assert all(p.message for p in problems)
     assert any(p.section == "casts" for p in problems)
     too_far = next(p for p in problems if p.code == "too_far")
-    assert "D4" in too_far.message and "D7" in too_far.message
+    assert too_far.message == (
+        "the group on D4 can move one square up, down, left or right, not to D7"
+    )
+    # A player's groups are named by their squares, never by the engine's ids.
+    named = [p.message for p in problems if p.section == "moves" and p.code != "unknown_group"]
+    assert named and not [m for m in named if re.search(rf"\b({red}|{blue})\b", m)]
 
 
 def test_off_board_and_same_square(opening: GameState) -> None:
