@@ -10,6 +10,37 @@ from engine.content import Content
 from engine.report import Event, TurnReport
 from engine.view import PlayerView
 
+# The engine's reason codes in a player's words; an unknown code is shown as it is.
+REASONS = {
+    # spell_ended
+    "expired": "its time ran out",
+    "dispelled": "dispelled",
+    "countered": "countered",
+    "spent": "used up",
+    "stripped": "stripped away",
+    "host_died": "what it was on is gone",
+    "host_destroyed": "its structure fell",
+    "group_joined": "its group joined another",
+    # combat_ended
+    "max_rounds": "the last round is fought",
+    "destroyed": "one side is wiped out",
+    "no_damage": "a round without a miss took no hit point",
+    "no_combatant": "no one left can strike",
+    # blocked, bounced
+    "occupied": "a group of another owner stands in the way",
+    "cannot_move": "it cannot move this turn",
+    "too_far": "too far",
+    "off_board": "off the board",
+    "lost_vote": "another group took the square",
+    # initiative, game_over
+    "structure_delta": "more towns gained than lost",
+    "locked": "Lienna holds it",
+    "sanctum": "a Sanctum taken",
+    "both_sancta": "both Sancta taken at once",
+    "concession": "concession",
+    "agreement": "agreed draw",
+}
+
 # Events that only repeat what the board image and other lines already say.
 QUIET = frozenset({"turn_started", "round", "spell_cast", "structure_delta"})
 
@@ -81,6 +112,18 @@ class LogWriter:
     def who(self, side: object) -> str:
         name = self.names.get(str(side))
         return f"{_side(side)} ({name})" if name else _side(side)
+
+    def reason(self, event: Event) -> str:
+        """The event's reason in words: `` (its time ran out)``, or nothing without one."""
+        code = event.get("reason")
+        if not code:
+            return ""
+        text = str(code)
+        terrain = text.removeprefix("terrain:")
+        if terrain != text:
+            found = self.content.terrains.get(terrain)
+            return f" (it cannot enter {found.name.lower() if found else terrain})"
+        return f" ({REASONS.get(text, self.spell(text))})"
 
     def spell(self, value: object) -> str:
         spell = self.content.spells.get(str(value))
@@ -183,8 +226,7 @@ def _cast(verb: str) -> Callable[[LogWriter, Event], str]:
     def write(log: LogWriter, event: Event) -> str:
         target = log.target(event)
         on = f" on {target}" if target else ""
-        reason = event.get("reason")
-        why = f" ({reason})" if reason else ""
+        why = log.reason(event)
         return f"{log.who(event.get('side'))} {verb} {log.spell(event.get('spell'))}{on}{why}"
 
     return write
@@ -202,7 +244,7 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "spell_squandered": _cast("squandered"),
     "spell_fizzled": _cast("fizzled"),
     "spell_effect": lambda log, e: f"  {log.spell(e.get('spell'))}: {e.get('text')}",
-    "spell_ended": lambda log, e: f"{log.spell(e.get('spell'))} ended ({e.get('reason')})",
+    "spell_ended": lambda log, e: f"{log.spell(e.get('spell'))} ended{log.reason(e)}",
     "spell_added": lambda log, e: (
         f"{log.spell(e.get('spell'))} is active on {log.target(e, 'host')}"
     ),
@@ -211,10 +253,10 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     ),
     "blocked": lambda log, e: (
         f"{log.who(e.get('side'))}: the group on {e.get('from')} could not move to "
-        f"{e.get('to')} ({e.get('reason')})"
+        f"{e.get('to')}{log.reason(e)}"
     ),
     "bounced": lambda log, e: (
-        f"{log.who(e.get('side'))}: a group bounced back to {e.get('from')} ({e.get('reason')})"
+        f"{log.who(e.get('side'))}: a group bounced back to {e.get('from')}{log.reason(e)}"
     ),
     "joined": lambda log, e: f"{log.who(e.get('side'))}: two groups joined on {e.get('at')}",
     "moonwalk_failed": lambda log, e: (
@@ -227,7 +269,7 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
         + (f" for {e.get('damage')} ({_left(e.get('hp'))} hp left)" if e.get("hit") else "")
     ),
     "combat_ended": lambda log, e: (
-        f"  the fight ends after {e.get('rounds')} round(s) ({e.get('reason')})"
+        f"  the fight ends after {e.get('rounds')} round(s){log.reason(e)}"
     ),
     "died": lambda log, e: (
         f"{log.who(e.get('side'))}: {_unit(log, e)} died on {e.get('at')} ({e.get('cause')})"
@@ -246,9 +288,7 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
         f"on {e.get('at')}"
     ),
     "novice": lambda log, e: f"A novice arrives at {e.get('at')} ({_side(e.get('side'))})",
-    "initiative": lambda log, e: (
-        f"Initiative passes to {log.who(e.get('side'))} ({e.get('reason')})"
-    ),
+    "initiative": lambda log, e: f"Initiative passes to {log.who(e.get('side'))}{log.reason(e)}",
     "initiative_swapped": lambda log, e: f"{log.who(e.get('side'))} swaps initiative",
     "mana": lambda log, e: f"{log.who(e.get('side'))} gains {_mana(e.get('gained'))}",
     "drew": lambda log, e: f"{log.who(e.get('side'))} draws {e.get('count')} card(s)",
@@ -273,7 +313,7 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "game_over": lambda log, e: (
         "Game over: "
         + (f"{log.who(e.get('winner'))} wins" if e.get("winner") else "a draw")
-        + f" ({e.get('reason')})"
+        + log.reason(e)
     ),
 }
 

@@ -201,7 +201,7 @@ PRIMITIVES: dict[str, Primitive] = {
             lambda p: (
                 f"The hero {p.text('name') or p.text('unit')}{_unit_words(p)} joins the "
                 "caster on the structure"
-                + (f", carrying {', '.join(p.texts('helpers'))}." if p.texts("helpers") else ".")
+                + (", with powers of its own." if p.texts("helpers") else ".")
             ),
         ),
         _P(

@@ -198,3 +198,27 @@ def test_harm_done_by_a_non_visible_spell_is_shown_without_naming_it() -> None:
     assert [e.get("source") for e in public.events] == [None, "fireball"]
     lines = LogWriter(content).lines(public)
     assert lines == ["Minion 8 takes 1 damage", "Minion 8 takes 2 damage (Fireball)"]
+
+
+def test_reasons_read_as_words_not_codes() -> None:
+    writer = LogWriter(load_content(), {"red": "Alice", "blue": "Bob"})
+    lines = writer.lines(
+        report(
+            Event.make("spell_ended", host="group:3", reason="host_died", spell="fortitude", uid=9),
+            Event.make("combat_ended", groups=(3, 4), reason="max_rounds", rounds=6),
+            Event.make(
+                "blocked", group=3, side="red", to="E5", reason="terrain:water", **{"from": "E4"}
+            ),
+            Event.make("initiative", side="blue", reason="structure_delta", **{"from": "red"}),
+            Event.make("initiative", side="red", reason="Adriel's Timepiece", **{"from": "blue"}),
+            Event.make("game_over", winner="red", reason="sanctum"),
+        )
+    )
+    assert lines == [
+        "Fortitude ended (what it was on is gone)",
+        "  the fight ends after 6 round(s) (the last round is fought)",
+        "Red (Alice): the group on E4 could not move to E5 (it cannot enter water)",
+        "Initiative passes to Blue (Bob) (more towns gained than lost)",
+        "Initiative passes to Red (Alice) (Adriel's Timepiece)",
+        "Game over: Red (Alice) wins (a Sanctum taken)",
+    ]
