@@ -7,7 +7,7 @@ orientation, so it is drawn once and copied each turn together with its palette.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -321,7 +321,12 @@ def _draw_header(image: Image.Image, layout: Layout, scene: BoardScene) -> None:
     pad = round(10 * u)
     width = layout.width
     paste_text(
-        image, (pad, round(6 * u)), f"Turn {scene.turn}", font_px(theme, 24), theme.text, bold=True
+        image,
+        (pad, round(6 * u)),
+        scene.title or f"Turn {scene.turn}",
+        font_px(theme, 24),
+        theme.text,
+        bold=True,
     )
     swatch = owner_swatch(scene.initiative, round(16 * u), theme)
     init_label = f"Initiative: {theme.owner(scene.initiative).label}"
@@ -471,6 +476,16 @@ def render_board(
     return encode.png_bytes(*board_image(view, report, theme, spells=spells, names=names))
 
 
+def board_title(view: PlayerView, report: TurnReport | None) -> str:
+    """The header's title. The state after a turn is the start of the next, so a board drawn
+    with a turn's report, or the final board of a match, is titled by the turn it shows."""
+    if report is not None:
+        return f"After turn {report.turn}"
+    if view.result is not None and view.turn > 1:
+        return f"After turn {view.turn - 1}"
+    return f"Turn {view.turn}"
+
+
 def board_image(
     view: PlayerView,
     report: TurnReport | None = None,
@@ -482,6 +497,7 @@ def board_image(
     """The drawn RGB board and the palette it is meant to be encoded with."""
     book = default_spells() if spells is None else spells
     scene = scene_from_view(view, book, names)
+    scene = replace(scene, title=board_title(view, report))
     if report is None:
         image, _layout, background = draw_scene(scene, theme)
         return image, background.palette

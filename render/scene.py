@@ -91,6 +91,8 @@ class BoardScene:
     globe: tuple[SpellBadge, ...] = ()
     viewer: str | None = None
     result: str = ""
+    # The header's title when not "Turn N": a drawn turn report shows the board after that turn.
+    title: str = ""
 
     def square(self, x: int, y: int) -> SquareMark | None:
         for square in self.squares:

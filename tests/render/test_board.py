@@ -15,6 +15,7 @@ from engine.report import TurnReport
 from engine.state import GameState, Result, Side
 from engine.view import view_for
 from render import DEFAULT_THEME, render_board, render_order_sheet
+from render.board import board_title
 from render.geometry import Layout
 from render.theme import OWNER_STYLES, TERRAIN_STYLES
 from tests.render.fixtures import c, midgame_report, midgame_state, spell_book
@@ -235,3 +236,14 @@ def test_a_cast_on_a_group_trained_this_turn_is_drawn_on_its_square() -> None:
     layout = Layout(state.width, state.height, DEFAULT_THEME)
     box = layout.square_box(empty.x, empty.y)
     assert before.crop(box).tobytes() != after.crop(box).tobytes()
+
+
+def test_a_board_is_titled_by_the_turn_it_shows() -> None:
+    state = midgame_state()
+    report = midgame_report(state)
+    assert board_title(view_for(state, None), None) == "Turn 9"
+    # The board a turn report is drawn on is the position after that turn.
+    assert board_title(view_for(state, None), replace(report, turn=8)) == "After turn 8"
+    # A finished match's board is the position after its last turn.
+    over = replace(state, turn=11, result=Result(Side.RED, "sanctum"))
+    assert board_title(view_for(over, None), None) == "After turn 10"

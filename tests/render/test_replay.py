@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from io import BytesIO
 from typing import Literal
 
@@ -16,9 +17,13 @@ from tests.render.fixtures import midgame_report, midgame_state, spell_book
 
 
 def frames(n: int) -> list[tuple[PlayerView, TurnReport | None]]:
+    """The board at the start of turns 1..n, each after the report of the turn before it."""
     report = midgame_report(midgame_state())
     return [
-        (view_for(midgame_state(turn=turn), None), report if turn > 1 else None)
+        (
+            view_for(midgame_state(turn=turn), None),
+            replace(report, turn=turn - 1) if turn > 1 else None,
+        )
         for turn in range(1, n + 1)
     ]
 
