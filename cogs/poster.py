@@ -109,8 +109,10 @@ class Poster:
         self._registered: dict[str, KindDeliverer] = {}
         self._kinds: dict[str, Callable[[Item], Awaitable[str]]] = {
             "match_created": self._match_created,
-            "match_cancelled": self._simple(lambda i: "This match was cancelled before it began."),
-            "match_started": self._match_started,
+            "match_cancelled": self._and_closed(
+                self._simple(lambda i: "This match was cancelled before it began.")
+            ),
+            "match_started": self._and_closed(self._match_started),
             "order_sheet": self._order_sheet,
             "turn_resolved": self._turn_resolved,
             "match_ended": self._match_ended,
@@ -472,6 +474,28 @@ class Poster:
             return ref
 
         return post_and_refresh
+
+    def _and_closed(
+        self, post: Callable[[Item], Awaitable[str]]
+    ) -> Callable[[Item], Awaitable[str]]:
+        """``post``, then the match's first post loses its Join button: the seat is taken (or
+        the match is gone), and a button that can only refuse is a trap."""
+
+        async def post_and_close(item: Item) -> str:
+            ref = await post(item)
+            async with self.runtime.outbox.store.read() as s:
+                created = await s.list_outbox(match_id=item.match_id, kind="match_created")
+            match = await self.runtime.matches.get_match(item.match_id)
+            for row in created:
+                message_id = row.delivered_ref or ""
+                if message_id.isdigit():
+                    with contextlib.suppress(discord.HTTPException):
+                        channel = await self._channel(match)
+                        first = await channel.fetch_message(int(message_id))
+                        await first.edit(view=None)
+            return ref
+
+        return post_and_close
 
     async def _match_created(self, item: Item) -> str:
         match = await self.runtime.matches.get_match(item.match_id)

@@ -125,8 +125,9 @@ async def test_someone_who_is_not_a_player_cannot_give_orders(world: World) -> N
         await world.carol.send_dm("cast Fireball on E5")
         reply = await world.carol.next_dm()
         assert "You are in no match in progress" in reply.content
-        created = next(m for m in world.sandbox.messages(thread) if m.components)
-        joined = await world.carol.click(created, "Join")
+        joined = await world.carol.slash(
+            "match join", in_channel=thread, match=match_id, deck="starter:war"
+        )
         refusal = await joined.wait_done()
         assert refusal.content == f"Match #{match_id} is not open for joining."
         # Nothing Carol did reached the match.
