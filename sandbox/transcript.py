@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sandbox.models import JSON, Channel, ChannelType, Message
@@ -10,13 +11,14 @@ from sandbox.players import walk_components
 from sandbox.server import Sandbox
 from sandbox.snowflake import snowflake_time
 
-_PREVIEW = 120
 _IMAGE_SUFFIXES = frozenset({".png", ".gif", ".jpg", ".jpeg", ".webp"})
 _MARKUP = re.compile(r"<(@!?|#)(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
 
 
 def readable(sandbox: Sandbox, text: str) -> str:
-    """Show user and channel mentions by name, as the Discord client does."""
+    """Show user and channel mentions by name and timestamps as times, as the Discord client
+    does (in UTC here)."""
     state = sandbox.state
 
     def name(match: re.Match[str]) -> str:
@@ -27,10 +29,14 @@ def readable(sandbox: Sandbox, text: str) -> str:
         user = state.users.get(raw)
         return f"@{user.name}" if user is not None else match.group(0)
 
-    return _MARKUP.sub(name, text)
+    def when(match: re.Match[str]) -> str:
+        moment = datetime.fromtimestamp(int(match.group(1)), tz=UTC)
+        return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+    return _TIMESTAMP.sub(when, _MARKUP.sub(name, text))
 
 
-def _short(text: str, limit: int = _PREVIEW) -> str:
+def _short(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -46,18 +52,15 @@ def channel_title(sandbox: Sandbox, channel: Channel) -> str:
     return f"#{channel.name}"
 
 
-def _embed_lines(embed: JSON) -> list[str]:
-    head = " — ".join(
-        part
-        for part in (
-            embed.get("title"),
-            _short(str(embed.get("description") or "")),
-        )
-        if part
-    )
+def _embed_lines(sandbox: Sandbox, embed: JSON) -> list[str]:
+    """The embed in full: a turn's log reads as the players read it."""
+    text = readable(sandbox, str(embed.get("description") or "")).splitlines() or [""]
+    head = " — ".join(part for part in (embed.get("title"), text[0]) if part)
     lines = [f"[embed] {head}".rstrip()]
+    lines.extend(f"    {line}" for line in text[1:] if line.strip())
     for field in embed.get("fields") or []:
-        lines.append(f"    {field.get('name')}: {_short(str(field.get('value')), 80)}")
+        value = readable(sandbox, str(field.get("value")))
+        lines.append(f"    {field.get('name')}: {_short(value, 80)}")
     footer = (embed.get("footer") or {}).get("text")
     if footer:
         lines.append(f"    ({_short(str(footer), 80)})")
@@ -102,7 +105,7 @@ def render_message(sandbox: Sandbox, message: Message) -> list[str]:
     body = "(thinking…)" if message.loading else readable(sandbox, message.content)
     lines = [f"[{stamp}] {author.name}{tag}: {body}".rstrip()]
     for embed in message.embeds:
-        lines.extend("    " + line for line in _embed_lines(embed))
+        lines.extend("    " + line for line in _embed_lines(sandbox, embed))
     for attachment in message.attachments:
         lines.append(f"    [file] {attachment.filename} ({attachment.size:,} bytes)")
     components = _component_line(message.components)

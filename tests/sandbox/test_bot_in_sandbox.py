@@ -29,6 +29,7 @@ from sandbox import (
     save_images,
     walk_components,
 )
+from sandbox.transcript import readable
 from tests.sandbox.support import pointed_at, running
 
 BOARD_PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
@@ -563,6 +564,11 @@ async def test_transcript_and_saved_images(world: World, tmp_path: Path) -> None
     saved = save_images(world.sandbox, thread, tmp_path)
     assert [p.name for p in saved] == ["001-board.png"]
     assert saved[0].read_bytes() == BOARD_PNG
+
+
+def test_transcripts_show_times_and_mentions_as_the_client_does(world: World) -> None:
+    text = f"{world.alice.mention}, your turn ends <t:1796163516:R>"
+    assert readable(world.sandbox, text) == "@alice, your turn ends 2026-12-01 22:18 UTC"
 
 
 async def test_response_with_file_followups_edits_and_deletes(world: World) -> None:
