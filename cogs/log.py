@@ -130,18 +130,19 @@ class LogWriter:
         return spell.name if spell is not None else str(value)
 
     def group(self, value: object) -> str:
-        """``the Red group on F6``, or ``group 17`` for one the boards never showed."""
+        """``the Red group on F6``, or ``a group`` for one no public board showed (a hidden
+        one, or one made and gone within the turn): never the engine's id."""
         found = self.roster.groups.get(value) if isinstance(value, int) else None
         if found is None:
-            return f"group {value}"
+            return "a group"
         side, at = found
         return f"the {_side(side)} group on {at}"
 
     def minion(self, value: object) -> str:
-        """``the Blue archer``, or ``minion 13`` for one the boards never showed."""
+        """``the Blue archer``, or ``a minion`` for one no public board showed."""
         found = self.roster.minions.get(value) if isinstance(value, int) else None
         if found is None:
-            return f"minion {value}"
+            return "a minion"
         side, what = found
         return f"the {_side(side)} {what}"
 
@@ -161,7 +162,7 @@ class LogWriter:
         structure = self.roster.structures.get(number) if isinstance(number, int) else None
         if kind == "structure" and structure is not None:
             return f"the {structure[0]} on {structure[1]}"
-        return f"{kind} {ref}"
+        return f"a {kind}"
 
     def line(self, event: Event) -> str | None:
         text = self._text(event)

@@ -61,7 +61,7 @@ def test_events_read_as_sentences_with_player_names() -> None:
         "Blue (Bob) trained a novice for order mana at D4",
         "Red (Alice) captured the town on D7",
         "Blue (Bob): an archer died on F7 (killed)",
-        "Blue (Bob) cast Fireball on group 17",
+        "Blue (Bob) cast Fireball on a group",
     ]
 
 
@@ -129,7 +129,7 @@ def test_minions_and_groups_are_named_as_the_boards_show_them_not_by_id() -> Non
         "The Red swordsman reaches level 2",
         "Blue (Bob): an archer died on F7 (killed)",
         "Blue (Bob): the group on F7 is gone",
-        "  Minion 99 misses minion 98",
+        "  A minion misses a minion",
         "Red (Alice) trained an archer at D4",
         "  The Red archer hits the Blue archer for 2 (0 hp left)",
     ]
@@ -197,7 +197,7 @@ def test_harm_done_by_a_non_visible_spell_is_shown_without_naming_it() -> None:
     public = public_report(report(*events), content)
     assert [e.get("source") for e in public.events] == [None, "fireball"]
     lines = LogWriter(content).lines(public)
-    assert lines == ["Minion 8 takes 1 damage", "Minion 8 takes 2 damage (Fireball)"]
+    assert lines == ["A minion takes 1 damage", "A minion takes 2 damage (Fireball)"]
 
 
 def test_reasons_read_as_words_not_codes() -> None:

@@ -55,5 +55,5 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
             assert len([a for a in turn_post.attachments if a.filename.endswith(".png")]) == 1
             logs += [str(e.get("description")) for e in turn_post.embeds[1:]]
         assert any("moved a group" in text for text in logs)
-        assert not [text for text in logs if re.search(r"\bgroup \d", text)]
+        assert not [text for text in logs if re.search(r"\b(group|minion) \d", text)]
         assert "is over" in render_transcript(world.sandbox, thread)
