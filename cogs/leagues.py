@@ -32,7 +32,12 @@ from service.leagues.service import (
     LeagueTable,
     ScheduledGame,
 )
-from service.leagues.timespec import describe_duration, parse_duration, parse_when
+from service.leagues.timespec import (
+    describe_duration,
+    parse_duration,
+    parse_duration_or_default,
+    parse_when,
+)
 from service.outbox import PermanentDeliveryError
 
 log = logging.getLogger(__name__)
@@ -151,8 +156,8 @@ def settings_text(league: LeagueRecord) -> str:
             f"**{league.name}** ({league.status})",
             f"Format: {s.format.replace('_', '-')}, rounds: {rounds}",
             f"Round length: {describe_duration(s.round_seconds)}; matches must start within "
-            f"{describe_duration(s.start_window)}; turn length: "
-            f"{describe_duration(s.turn_seconds)}",
+            f"{describe_duration(s.start_window)}{'' if s.start_seconds else ' (default)'}; "
+            f"turn length: {describe_duration(s.turn_seconds)}",
             f"No-show limit: {s.no_show_limit}; ruleset {s.ruleset}; realm {s.realm}",
             f"Bye: {s.bye_points:g} point; missed round (late join): {s.missed_round_points:g}",
             f"Sign-up: {when(s.signup_opens_at)} to {when(s.signup_closes_at)}; check-in: "
@@ -446,7 +451,7 @@ class LeagueCog(commands.Cog):
             rounds=rounds,
             round_seconds=parse_duration(round_length),
             turn_seconds=parse_duration(turn_length),
-            start_seconds=parse_duration(start_within) if start_within else 0,
+            start_seconds=parse_duration_or_default(start_within) if start_within else 0,
             ruleset=ruleset,
             realm=realm,
             starts_at=self._when(starts_at),
@@ -473,7 +478,7 @@ class LeagueCog(commands.Cog):
         rounds="Number of rounds (0: decided at the start)",
         round_length="Time between rounds, like 7d",
         turn_length="Turn deadline, like 24h",
-        start_within="Time to start a round's match, like 2d",
+        start_within="Time to start a round's match, like 2d (`default`: half a round, at most 2d)",
         no_show_limit="Turns in a row without orders that forfeit a match (0: off)",
         ruleset="classic or duel",
         realm="The realm of every match",
@@ -514,7 +519,7 @@ class LeagueCog(commands.Cog):
             "rounds": rounds,
             "round_seconds": parse_duration(round_length) if round_length else None,
             "turn_seconds": parse_duration(turn_length) if turn_length else None,
-            "start_seconds": parse_duration(start_within) if start_within else None,
+            "start_seconds": parse_duration_or_default(start_within) if start_within else None,
             "no_show_limit": no_show_limit,
             "ruleset": ruleset,
             "realm": realm,
@@ -545,15 +550,12 @@ class LeagueCog(commands.Cog):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self._find(interaction, league)
-        await self.service.signup(
+        player = await self.service.signup(
             record.id, str(interaction.user.id), interaction.user.display_name, deck_id=deck
         )
         note = "" if deck is not None else " Add `deck:` to have your matches start by themselves."
-        check = (
-            " Remember to `/league checkin` when check-in opens."
-            if record.checkin_opens_at is not None
-            else ""
-        )
+        hint = self.service.checkin_hint(record, player)
+        check = f" {hint}" if hint else ""
         await self._reply(
             interaction, f"You are signed up for {record.name}.{note}{check}", ephemeral=True
         )
@@ -645,7 +647,7 @@ class LeagueCog(commands.Cog):
             render_standings,
             table_image_rows(table),
             title=record.name,
-            subtitle=f"after round {table.standings.through_round}",
+            subtitle=table.label,
             tiebreak_names=("SB",),
         )
         await self._reply(

@@ -1,8 +1,9 @@
 """League queries: seasons, entrants, rounds, games, byes and ratings.
 
-The tables come from migration 0002 (`storage/migrations/<dialect>/0002_leagues.sql`): the same
-portable types as the match tables (TEXT, INTEGER, BIGINT, times in milliseconds since the epoch,
-points in halves so that every score stays an exact integer).
+The tables come from migration 0002 (`storage/migrations/<dialect>/0002_leagues.sql`; 0004 adds
+`leagues.start_chosen`): the same portable types as the match tables (TEXT, INTEGER, BIGINT,
+times in milliseconds since the epoch, points in halves so that every score stays an exact
+integer).
 
 `LeagueQueries` binds the queries to an open `Session`, so a caller composes league changes with
 match queries and outbox rows in one transaction.
@@ -11,7 +12,7 @@ match queries and outbox rows in one transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from storage.db import Row
@@ -48,6 +49,8 @@ class LeagueRecord:
     started_at: int | None
     ended_at: int | None
     version: int
+    # False: start_seconds is the default for the round length, not a moderator's choice.
+    start_chosen: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,7 @@ _LEAGUE_UPDATABLE = frozenset(
         "round_seconds",
         "turn_seconds",
         "start_seconds",
+        "start_chosen",
         "no_show_limit",
         "ruleset",
         "realm",
@@ -195,7 +199,7 @@ def _build(cls: Any, row: Row) -> Any:
 
 def _league(row: Row) -> LeagueRecord:
     record: LeagueRecord = _build(LeagueRecord, row)
-    return record
+    return replace(record, start_chosen=bool(record.start_chosen))
 
 
 def _player(row: Row) -> LeaguePlayerRecord:
@@ -256,12 +260,13 @@ class LeagueQueries:
         bye_halves: int,
         missed_halves: int,
         now: int,
+        start_chosen: bool = True,
     ) -> int:
         league_id = await self.tx.fetchval(
             "INSERT INTO leagues (guild_id, channel_id, name, created_by, status, format, rounds, "
-            "round_seconds, turn_seconds, start_seconds, no_show_limit, ruleset, realm, "
-            "bye_halves, missed_halves, created_at) "
-            "VALUES (?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "round_seconds, turn_seconds, start_seconds, start_chosen, no_show_limit, ruleset, "
+            "realm, bye_halves, missed_halves, created_at) "
+            "VALUES (?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             guild_id,
             channel_id,
             name,
@@ -271,6 +276,7 @@ class LeagueQueries:
             round_seconds,
             turn_seconds,
             start_seconds,
+            int(start_chosen),
             no_show_limit,
             ruleset,
             realm,

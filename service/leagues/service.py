@@ -22,6 +22,7 @@ The database is the source of truth and every step is safe to repeat:
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import math
 import random
@@ -95,7 +96,7 @@ class LeagueSettings:
     `rounds` 0 means "decide at the start": every round of a round-robin, or for Swiss one more
     than the number of doublings of the field. `start_seconds` is how long players have, from a
     round's opening, to get their match started (choose a deck) before it is forfeited; 0 means
-    half the round, at most two days.
+    half the round, at most two days, worked out again whenever the round length changes.
     """
 
     format: str = "swiss"
@@ -121,7 +122,7 @@ class LeagueSettings:
             rounds=league.rounds,
             round_seconds=league.round_seconds,
             turn_seconds=league.turn_seconds,
-            start_seconds=league.start_seconds,
+            start_seconds=league.start_seconds if league.start_chosen else 0,
             no_show_limit=league.no_show_limit,
             ruleset=league.ruleset,
             realm=league.realm,
@@ -210,8 +211,25 @@ class Season:
     def bye_records(self) -> list[Bye]:
         return [Bye(b.round_no, b.player_id) for b in self.byes]
 
+    def completed_round(self) -> int:
+        """The last round that has every result, with all rounds before it (0: none yet)."""
+        done = 0
+        while done < self.league.current_round and self.round_complete(done + 1):
+            done += 1
+        return done
+
     def standings(self) -> Standings:
-        return compute_standings(self.entrants(), self.results(), self.bye_records(), self.config)
+        """The table after the last completed round while the season runs (a round in
+        progress would count its byes before any game is played); once it is over, every
+        result recorded."""
+        through = self.completed_round() if self.league.status == "running" else None
+        return compute_standings(
+            self.entrants(),
+            self.results(),
+            self.bye_records(),
+            self.config,
+            through_round=through,
+        )
 
     def name(self, player_id: str) -> str:
         for p in self.players:
@@ -286,8 +304,19 @@ class LeagueTable:
     standings: Standings
     rows: tuple[TableRow, ...]
 
+    @property
+    def label(self) -> str:
+        """Which rounds the table counts: `after round 2`, `after round 2; round 3 in
+        progress`."""
+        done = self.standings.through_round
+        label = f"after round {done}" if done else "before any round is complete"
+        current = self.league.current_round
+        if self.league.status == "running" and current > done:
+            label += f"; round {current} in progress"
+        return label
+
     def to_text(self) -> str:
-        return f"{self.league.name}\n{self.standings.to_text()}"
+        return f"{self.league.name}\n{self.standings.to_text(heading=f'Standings {self.label}')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +372,14 @@ class StepReport:
     completed: list[tuple[int, int]] = field(default_factory=list)
     ended: list[int] = field(default_factory=list)
     blocked: list[tuple[int, int]] = field(default_factory=list)
+
+
+class _Opening(enum.Enum):
+    OPENED = "opened"
+    # Players joined or left after the pairing's read; nothing was written, pair again.
+    STALE = "stale"
+    # Not opened here: it cannot be paired, or another step opened it or ended the league.
+    NOT_OPENED = "not_opened"
 
 
 def _outcome_for(game: LeagueGameRecord, linked: LinkedMatch) -> tuple[Outcome, str]:
@@ -489,6 +526,7 @@ class LeagueService:
                     round_seconds=chosen.round_seconds,
                     turn_seconds=chosen.turn_seconds,
                     start_seconds=chosen.start_window,
+                    start_chosen=chosen.start_seconds != 0,
                     no_show_limit=chosen.no_show_limit,
                     ruleset=chosen.ruleset,
                     realm=chosen.realm,
@@ -536,6 +574,7 @@ class LeagueService:
                 round_seconds=chosen.round_seconds,
                 turn_seconds=chosen.turn_seconds,
                 start_seconds=chosen.start_window,
+                start_chosen=int(chosen.start_seconds != 0),
                 no_show_limit=chosen.no_show_limit,
                 ruleset=chosen.ruleset,
                 realm=chosen.realm,
@@ -578,6 +617,15 @@ class LeagueService:
                 raise LeagueActionError(f"Sign-up for {league.name} has closed.")
             await self._check_deck(s, player_id, deck_id)
             existing = await q.get_player(league_id, player_id)
+            if (
+                existing is None
+                and league.checkin_closes_at is not None
+                and now >= league.checkin_closes_at
+            ):
+                # A new sign-up could never check in, and so would be dropped at the start.
+                raise LeagueActionError(
+                    f"Check-in for {league.name} has closed, so sign-up has closed too."
+                )
             if existing is not None:
                 if deck_id is None:
                     raise LeagueActionError(f"You are already signed up for {league.name}.")
@@ -588,6 +636,21 @@ class LeagueService:
             player = await q.get_player(league_id, player_id)
         assert player is not None
         return player
+
+    def checkin_hint(self, league: LeagueRecord, player: LeaguePlayerRecord) -> str:
+        """What a signed-up player still has to do to be entered; "" when nothing is left
+        (no check-in, already checked in, or check-in over)."""
+        if league.checkin_opens_at is None or player.checked_in_at is not None:
+            return ""
+        now = self.now_ms()
+        if league.checkin_closes_at is not None and now >= league.checkin_closes_at:
+            return ""
+        if now < league.checkin_opens_at:
+            return (
+                f"Remember to `/league checkin` when check-in opens "
+                f"<t:{league.checkin_opens_at // 1000}:R>."
+            )
+        return "Check-in is open: `/league checkin` now to be entered."
 
     async def checkin(self, league_id: int, player_id: str) -> LeaguePlayerRecord:
         now = self.now_ms()
@@ -1065,24 +1128,36 @@ class LeagueService:
             due = season.scheduled_open(current + 1)
             if due is None or self.now_ms() < due:
                 return
-            if not await self._open_round(season, current + 1, report):
+            if await self._open_round(season, current + 1, report) is _Opening.NOT_OPENED:
                 return
 
-    async def _open_round(self, season: Season, round_no: int, report: StepReport) -> bool:
+    async def _open_round(self, season: Season, round_no: int, report: StepReport) -> _Opening:
+        """Pair round `round_no` from `season` and open it, unless the league changed since
+        `season` was read (a join or withdrawal committed meanwhile): then nothing is written
+        and `_advance` pairs again from a fresh read."""
         league = season.league
         entrants = season.entrants()
+        # Pairing a large Swiss field late in a season is CPU-heavy; off the event loop the
+        # bot keeps answering while it runs. The functions are pure, so the result is the same.
         try:
             if league.format == "round_robin":
-                pairing: RoundPairing = round_robin_round(entrants, round_no)
+                pairing: RoundPairing = await asyncio.to_thread(
+                    round_robin_round, entrants, round_no
+                )
             else:
-                pairing = pair_swiss_round(
-                    round_no, entrants, season.results(), season.bye_records(), season.config
+                pairing = await asyncio.to_thread(
+                    pair_swiss_round,
+                    round_no,
+                    entrants,
+                    season.results(),
+                    season.bye_records(),
+                    season.config,
                 )
         except LeagueError as exc:
             # PairingError (no pairing without a repeat) among others: the organisers decide.
             await self._blocked(league, round_no, str(exc))
             report.blocked.append((league.id, round_no))
-            return False
+            return _Opening.NOT_OPENED
         now = self.now_ms()
         start_deadline = now + league.start_seconds * 1000
         text = pairing.to_text()
@@ -1090,13 +1165,15 @@ class LeagueService:
             q = LeagueQueries(s)
             locked = await self._league(q, league.id, lock=True)
             if locked.status != "running" or locked.current_round != round_no - 1:
-                return False
+                return _Opening.NOT_OPENED
+            if locked.version != league.version:
+                return _Opening.STALE
             try:
                 await q.insert_round(
                     league.id, round_no, opened_at=now, start_deadline=start_deadline, text=text
                 )
             except ConflictError:
-                return False
+                return _Opening.NOT_OPENED
             for p in pairing.pairings:
                 await q.insert_game(league.id, round_no, p.board, p.red, p.blue)
             reasons = {b.player_id: b.reason for b in pairing.explanation.byes}
@@ -1122,7 +1199,7 @@ class LeagueService:
             )
         report.opened.append((league.id, round_no))
         log.info("league %s: round %s opened", league.id, round_no)
-        return True
+        return _Opening.OPENED
 
     async def _blocked(self, league: LeagueRecord, round_no: int, reason: str) -> None:
         async with self.store.write() as s:

@@ -88,13 +88,17 @@ class Standings:
             for r in self.rows
         )
 
-    def to_text(self, name_width: int = 18) -> str:
-        """A fixed-width table, for a code block."""
+    def to_text(self, name_width: int = 18, heading: str | None = None) -> str:
+        """A fixed-width table, for a code block, under `heading` (default: the round)."""
         header = (
             f"{'#':>3}  {'Player':<{name_width}} {'Pts':>5} {'SB':>6} {'H2H':>4} "
             f"{'W':>3} {'D':>3} {'L':>3} {'FW':>3} {'FL':>3} {'Bye':>3}  Ahead by"
         )
-        lines = [f"Standings after round {self.through_round}", header, "-" * len(header)]
+        lines = [
+            heading or f"Standings after round {self.through_round}",
+            header,
+            "-" * len(header),
+        ]
         for r in self.rows:
             name = r.name + (" (w)" if r.withdrawn else "")
             if len(name) > name_width:

@@ -32,18 +32,34 @@ def parse_duration(text: str) -> int:
     return seconds
 
 
+def parse_duration_or_default(text: str) -> int:
+    """Like `parse_duration`, but `default` gives 0: the setting's default, worked out from
+    the other settings."""
+    if text.strip().lower() == "default":
+        return 0
+    return parse_duration(text)
+
+
 def parse_when(text: str, now: datetime) -> datetime:
     """A moment: `in 2d` / `+2d` (from now), a Unix timestamp, or an ISO date-time (UTC unless
     it names its offset)."""
     cleaned = text.strip()
     lowered = cleaned.lower()
+    out_of_range = TimeSpecError(f"{text!r} is too far away to be a time.")
     for prefix in ("in ", "+"):
         if lowered.startswith(prefix):
-            return now + timedelta(seconds=parse_duration(cleaned[len(prefix) :]))
+            seconds = parse_duration(cleaned[len(prefix) :])
+            try:
+                return now + timedelta(seconds=seconds)
+            except OverflowError:
+                raise out_of_range from None
     if lowered == "now":
         return now
     if cleaned.isdigit():
-        return datetime.fromtimestamp(int(cleaned), UTC)
+        try:
+            return datetime.fromtimestamp(int(cleaned), UTC)
+        except (OverflowError, OSError, ValueError):
+            raise out_of_range from None
     try:
         when = datetime.fromisoformat(cleaned)
     except ValueError:

@@ -287,6 +287,11 @@ async def test_settings_check_in_late_join_schedule_and_an_early_end(world: Worl
     assert "realm badlands" in changed and "Bye: 0.5 point" in changed and "rounds: 3" in changed
     bad = await w.mod.slash("league settings", league="Autumn", round_length="soon")
     assert "is not a duration" in await reply(bad)
+    assert "must start within 1d (default)" in shown
+    chosen = await w.mod.slash("league settings", league="Autumn", start_within="6h")
+    assert "must start within 6h; " in await reply(chosen)
+    back = await w.mod.slash("league settings", league="Autumn", start_within="default")
+    assert "must start within 1d (default)" in await reply(back)
 
     for letter in "abcd":
         await reply(await w.players[letter].slash("league signup", league="Autumn"))

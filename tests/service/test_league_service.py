@@ -17,7 +17,9 @@ from service.leagues.records import Outcome
 from service.leagues.scheduler import NUDGE_JOB, SWEEP_JOB, WAKE_JOB, LeagueAlarm
 from service.leagues.service import (
     LeagueActionError,
+    LeagueRecord,
     LeagueService,
+    LeagueSettings,
     StepReport,
     _seed_with_red_first,
 )
@@ -25,6 +27,7 @@ from service.leagues.timespec import (
     TimeSpecError,
     describe_duration,
     parse_duration,
+    parse_duration_or_default,
     parse_when,
 )
 from storage.leagues import LeagueQueries
@@ -84,6 +87,35 @@ async def test_settings_are_checked_and_every_problem_named(h: Harness) -> None:
         await h.leagues.find_league(h.guild, "Autumn")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_the_default_start_window_follows_the_round_length(
+    backend: str, tmp_path: Path
+) -> None:
+    async with harness(backend, tmp_path) as h:
+        league_id = await h.create()
+        league = await h.leagues.get_league(league_id)
+        assert (league.start_seconds, league.start_chosen) == (2 * DAY, False)
+        assert LeagueSettings.of(league).start_seconds == 0
+
+        async def configure(**changes: int) -> LeagueRecord:
+            return await h.leagues.configure(league_id, by="mod", moderator=True, **changes)
+
+        assert (await configure(round_seconds=DAY)).start_seconds == 12 * HOUR
+        assert (await configure(round_seconds=7 * DAY)).start_seconds == 2 * DAY
+        chosen = await configure(start_seconds=3 * HOUR)
+        assert (chosen.start_seconds, chosen.start_chosen) == (3 * HOUR, True)
+        assert (await configure(round_seconds=DAY)).start_seconds == 3 * HOUR
+        with pytest.raises(LeagueActionError, match="fit within the round"):
+            await configure(round_seconds=HOUR)
+        back = await configure(start_seconds=0)
+        assert (back.start_seconds, back.start_chosen) == (12 * HOUR, False)
+        assert (await configure(round_seconds=HOUR)).start_seconds == HOUR // 2
+        await h.sign_up(league_id, "ab")
+        await h.leagues.start(league_id, by="mod", moderator=True)
+        (first,) = (await h.leagues.season(league_id)).rounds
+        assert first.start_deadline - first.opened_at == HOUR // 2 * 1000
+
+
 async def test_settings_cannot_change_after_the_start(h: Harness) -> None:
     league_id = await started(h, "ab")
     with pytest.raises(WrongStateError):
@@ -123,6 +155,32 @@ async def test_signup_window_and_checkin_decide_who_is_entered(h: Harness) -> No
     (started_post,) = await h.outbox("league_started")
     assert "Not checked in, so not entered: B" in started_post.payload["text"]
     assert league.rounds == 1  # two players: one round of Swiss is all there is
+
+
+async def test_sign_up_closes_with_check_in_and_the_hint_follows_the_window(h: Harness) -> None:
+    now = to_ms(h.clock.now())
+    league_id = await h.create(
+        checkin_opens_at=now + HOUR * 1000, checkin_closes_at=now + 2 * HOUR * 1000
+    )
+    league = await h.leagues.get_league(league_id)
+    first = await h.leagues.signup(league_id, "pa", "A")
+    assert "when check-in opens" in h.leagues.checkin_hint(league, first)
+    h.clock.advance(HOUR)
+    second = await h.leagues.signup(league_id, "pb", "B")
+    assert "Check-in is open" in h.leagues.checkin_hint(league, second)
+    checked = await h.leagues.checkin(league_id, "pa")
+    assert h.leagues.checkin_hint(league, checked) == ""
+    await h.leagues.checkin(league_id, "pb")
+    h.clock.advance(HOUR)
+    with pytest.raises(LeagueActionError, match=r"Check-in .* has closed, so sign-up"):
+        await h.leagues.signup(league_id, "pc", "C", deck_id=await h.deck("pc"))
+    # Those already in may still change their deck.
+    changed = await h.leagues.signup(league_id, "pb", "B", deck_id=await h.deck("pb"))
+    assert changed.deck_id is not None and h.leagues.checkin_hint(league, changed) == ""
+    _, dropped = await h.leagues.start(league_id, by="mod", moderator=True)
+    assert dropped == []
+    season = await h.leagues.season(league_id)
+    assert sorted(p.player_id for p in season.players) == ["pa", "pb"]
 
 
 async def test_a_league_needs_two_players_and_starts_once(h: Harness) -> None:
@@ -299,6 +357,28 @@ async def test_round_robin_refuses_late_joins_and_gives_byes_for_withdrawals(h: 
     assert bye.player_id not in met_d and bye.player_id != "pd"
 
 
+async def test_a_withdrawn_player_scores_no_scheduled_round_robin_bye(h: Harness) -> None:
+    league_id = await started(h, "abcde", format="round_robin", round_seconds=DAY)
+    await h.leagues.withdraw(league_id, "pa", by="pa")
+    for round_no in range(1, 6):
+        for game in await h.games(league_id, round_no):
+            if game.outcome is None:
+                await h.concede(league_id, round_no, game.red_id, game.blue_id)
+        await h.advance(DAY)
+    season = await h.leagues.season(league_id)
+    assert season.league.status == "ended"
+    assert all(b.player_id != "pa" for b in season.byes)
+    # Four byes: the other players' own seats, and nothing for the empty seat pa left.
+    assert sorted(b.player_id for b in season.byes if "odd number" in b.reason) == [
+        "pb",
+        "pc",
+        "pd",
+        "pe",
+    ]
+    row = (await h.leagues.standings(league_id)).standings.row("pa")
+    assert (row.byes, row.points, row.withdrawn) == (0, 0, True)
+
+
 # --- steps are idempotent ---------------------------------------------------------------------
 
 
@@ -395,6 +475,37 @@ async def test_profile_leaderboard_schedule_and_table_rows(h: Harness) -> None:
     assert "Standings after round 1" in table.to_text()
 
 
+async def test_the_table_counts_completed_rounds_and_names_the_one_in_progress(
+    h: Harness,
+) -> None:
+    league_id = await started(h, "abc", rounds=2, round_seconds=DAY)
+    season = await h.leagues.season(league_id)
+    (first_bye,) = [b.player_id for b in season.byes if b.round_no == 1]
+    table = await h.leagues.standings(league_id)
+    assert table.standings.through_round == 0
+    assert table.label == "before any round is complete; round 1 in progress"
+    assert all(r.points == 0 and r.byes == 0 for r in table.standings.rows)
+    assert "Standings before any round is complete; round 1 in progress" in table.to_text()
+    (game,) = await h.games(league_id, 1)
+    await h.concede(league_id, 1, game.red_id, game.blue_id)
+    await h.advance(DAY)
+    assert (await h.leagues.get_league(league_id)).current_round == 2
+    table = await h.leagues.standings(league_id)
+    assert table.label == "after round 1; round 2 in progress"
+    assert "Standings after round 1; round 2 in progress" in table.to_text()
+    rows = {r.player_id: r for r in table.standings.rows}
+    assert rows[first_bye].byes == 1 and rows[game.red_id].points == 1
+    # Round 2's bye (the bye goes to someone else now) waits for the round to be complete.
+    assert sum(r.byes for r in table.standings.rows) == 1
+    for game in await h.games(league_id, 2):
+        await h.concede(league_id, 2, game.red_id, game.blue_id)
+    await h.leagues.step()
+    table = await h.leagues.standings(league_id)
+    assert (await h.leagues.get_league(league_id)).status == "ended"
+    assert table.label == "after round 2"
+    assert sum(r.byes for r in table.standings.rows) == 2
+
+
 # --- the alarm --------------------------------------------------------------------------------
 
 
@@ -487,6 +598,16 @@ def test_durations_and_moments_as_typed() -> None:
     with pytest.raises(TimeSpecError):
         parse_when("next tuesday", now)
     assert describe_duration(DAY + 2 * HOUR) == "1d 2h"
+    assert parse_duration_or_default(" Default ") == 0
+    assert parse_duration_or_default("2d") == 2 * DAY
+
+
+@pytest.mark.parametrize(
+    "typed", ["in 999999999d", "+99999999w", "99999999999999", "9" * 40, "in 9999999999999999999d"]
+)
+def test_a_moment_out_of_range_is_refused_as_a_time(typed: str) -> None:
+    with pytest.raises(TimeSpecError, match="too far away"):
+        parse_when(typed, datetime(2031, 1, 1, tzinfo=UTC))
 
 
 async def test_a_round_that_cannot_be_paired_is_reported_once_and_waits(h: Harness) -> None:

@@ -104,6 +104,30 @@ def test_round_robin_withdrawal_gives_scheduled_opponents_a_bye() -> None:
     assert [(p.red, p.blue) for p in after.pairings] == [(p.red, p.blue) for p in kept]
 
 
+def test_round_robin_withdrawn_player_gets_no_scheduled_bye() -> None:
+    names = ("a", "b", "c", "d", "e")
+    full = round_robin_schedule(by_name(*names))
+    sits = {k: rp.byes for k, rp in enumerate(full, start=1) if len(rp.byes) == 1}
+    assert len(sits) == 5
+    for player in names:
+        (own_round,) = [k for k, byes in sits.items() if byes == (player,)]
+        gone_from = max(own_round, 2)
+        entrants = by_name(*names, **{player: gone_from})
+        for k in range(1, 6):
+            rp = round_robin_round(entrants, k)
+            if k >= gone_from:
+                assert player not in rp.byes
+                assert all(player not in (p.red, p.blue) for p in rp.pairings)
+            else:
+                assert rp == full[k - 1]
+        left = round_robin_round(entrants, own_round)
+        if own_round >= 2:
+            # The empty seat stays empty; nobody else's board changes.
+            assert left.byes == ()
+            assert left.pairings == full[own_round - 1].pairings
+            assert f"{player.upper()} withdrew" in left.to_text()
+
+
 def test_round_robin_refuses_late_joiners_and_bad_rounds() -> None:
     with pytest.raises(LeagueError, match="late joiners"):
         round_robin_round([*field(3), Entrant("late", "Late", 9, joined_round=2)], 2)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
+from functools import cache
+from unittest.mock import patch
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,6 +15,8 @@ from service.leagues.pairing import (
     Colour,
     PairingError,
     RoundPairing,
+    _maximum_matching_size,
+    _Search,
     colour_limits_ok,
     pair_swiss_round,
 )
@@ -188,3 +193,55 @@ def test_full_fields_play_every_possible_round_without_repeats(count: int, seed:
     season = play(league)
     if not season.stopped:
         assert len(season.pairings) == league.rounds
+
+
+@st.composite
+def graphs(draw: st.DrawFn) -> tuple[int, set[tuple[int, int]]]:
+    n = draw(st.integers(0, 11))
+    pairs = list(itertools.combinations(range(n), 2))
+    edges = draw(st.sets(st.sampled_from(pairs))) if pairs else set()
+    return n, edges
+
+
+def largest_matching(n: int, edges: set[tuple[int, int]]) -> int:
+    """By exhaustion: the first free vertex is either left out or matched to a neighbour."""
+
+    @cache
+    def best(rest: frozenset[int]) -> int:
+        if len(rest) < 2:
+            return 0
+        first = min(rest)
+        without = rest - {first}
+        options = [best(without)]
+        options += [1 + best(without - {v}) for v in without if (first, v) in edges]
+        return max(options)
+
+    return best(frozenset(range(n)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs(), st.randoms(use_true_random=False))
+def test_the_matching_oracle_agrees_with_exhaustion(
+    graph: tuple[int, set[tuple[int, int]]], rnd: random.Random
+) -> None:
+    n, edges = graph
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for a, b in edges:
+        adj[a].append(b)
+        adj[b].append(a)
+    for neighbours in adj:
+        rnd.shuffle(neighbours)
+    assert _maximum_matching_size(n, adj) == largest_matching(n, edges)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(leagues())
+def test_skipping_unpairable_branches_changes_no_pairing(league: League) -> None:
+    """The matching oracle only prunes branches the ordered search would exhaust in vain: with
+    it answering "pairable" to everything (the plain exhaustive search), the pairings are the
+    same."""
+    pruned = play(league)
+    with patch.object(_Search, "pairable", lambda self, members: True):
+        exhaustive = play(league)
+    assert pruned.pairings == exhaustive.pairings
+    assert pruned.stopped == exhaustive.stopped
