@@ -27,6 +27,7 @@ from render.sprites import (
     owner_swatch,
     spell_badge,
     structure_icon,
+    structure_mana_chip,
     terrain_tile,
 )
 from render.theme import (
@@ -249,13 +250,8 @@ def _draw_square(image: Image.Image, layout: Layout, square: SquareMark) -> None
         image.paste(icon, (left + pad, top + pad), icon)
         mana = square.structure.mana_type
         if mana and square.structure.kind != "sanctum":
-            chip = spell_badge(
-                MANA_SHORT.get(mana, mana[:3]),
-                mana_colour(mana),
-                (20, 20, 24),
-                max(8, round(cell * 0.2)),
-            )
-            image.paste(chip, (left + pad, top + pad + icon.height - 1), chip)
+            chip, at = structure_mana_chip(mana, left, top, cell)
+            image.paste(chip, at, chip)
         if square.structure.novices:
             marker = novice_marker(square.structure.novices, round(cell * 0.2))
             image.paste(marker, (left + pad, bottom - pad - marker.height), marker)

@@ -18,7 +18,7 @@ from engine.report import Event, TurnReport
 from render.assets import RGB, paste_text, text_sprite
 from render.geometry import Layout
 from render.scene import BoardScene, SpellBadge
-from render.sprites import OUTLINE, SUPERSAMPLE, spell_badge
+from render.sprites import OUTLINE, SUPERSAMPLE, spell_badge, structure_mana_chip
 from render.theme import Theme, house_colours
 
 XY = tuple[int, int]
@@ -303,12 +303,6 @@ def draw_marks(image: Image.Image, layout: Layout, scene: BoardScene, marks: Tur
         slot = slots.get(cast.target, 0)
         slots[cast.target] = slot + 1
         _draw_cast_badge(image, draw, layout, scene, cast, slot=slot)
-    for train in marks.trained:
-        _, _, right, bottom = layout.square_box(*train.at)
-        chip = spell_badge(
-            train.label, (250, 250, 250), theme.owner(train.side).fill, max(10, round(cell * 0.24))
-        )
-        image.paste(chip, (right - chip.width - 2, bottom - chip.height - 2), chip)
     for combat in marks.combats:
         _draw_combat(image, layout, combat)
     for death in marks.deaths:
@@ -326,6 +320,19 @@ def draw_marks(image: Image.Image, layout: Layout, scene: BoardScene, marks: Tur
                 bold=True,
                 anchor="lb",
             )
+        # A skull may not hide what a town now makes.
+        square = scene.square(*death.at)
+        structure = square.structure if square is not None else None
+        if structure is not None and structure.mana_type and structure.kind != "sanctum":
+            chip, at = structure_mana_chip(structure.mana_type, left, top, cell)
+            image.paste(chip, at, chip)
+    # Chips of new recruits last: the combat marks on the square's edge may not hide them.
+    for train in marks.trained:
+        _, _, right, bottom = layout.square_box(*train.at)
+        chip = spell_badge(
+            train.label, (250, 250, 250), theme.owner(train.side).fill, max(10, round(cell * 0.24))
+        )
+        image.paste(chip, (right - chip.width - 2, bottom - chip.height - 2), chip)
 
 
 def _unit(start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float, float]:

@@ -13,7 +13,15 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from render.assets import RGB, paste_text, text_sprite
-from render.theme import Pattern, Shape, TerrainStyle, Theme, readable_on
+from render.theme import (
+    MANA_SHORT,
+    Pattern,
+    Shape,
+    TerrainStyle,
+    Theme,
+    mana_colour,
+    readable_on,
+)
 
 SUPERSAMPLE = 4
 OUTLINE: RGB = (20, 20, 24)
@@ -223,6 +231,22 @@ def group_token(
 
 
 @lru_cache(maxsize=64)
+def structure_mana_chip(
+    mana_type: str, left: int, top: int, cell: int
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The chip naming a town's or colony's mana, and where it sits in its square (under the
+    building's icon): the board draws it, and the overlay draws it again over its own marks."""
+    chip = spell_badge(
+        MANA_SHORT.get(mana_type, mana_type[:3]),
+        mana_colour(mana_type),
+        (20, 20, 24),
+        max(8, round(cell * 0.2)),
+    )
+    pad = max(1, cell // 30)
+    icon_height = round(round(cell * 0.5) * 0.9)
+    return chip, (left + pad, top + pad + icon_height - 1)
+
+
 def structure_icon(kind: str, owner: str, width: int, theme: Theme) -> Image.Image:
     """A building in its owner's colour with a flag in the owner's shape."""
     style = theme.owner(owner)

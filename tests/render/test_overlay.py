@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from io import BytesIO
+
 import pytest
+from PIL import Image
 
 from engine.report import Event, TurnReport
 from engine.state import Side
 from engine.view import view_for
+from render import DEFAULT_THEME, render_board
 from render.adapt import report_marks, scene_from_view
+from render.geometry import Layout
 from render.overlay import (
     CaptureMark,
     CombatMark,
@@ -18,7 +23,8 @@ from render.overlay import (
     marks_from_report,
 )
 from render.scene import BoardScene, GroupMark, SquareMark
-from tests.render.fixtures import midgame_report, midgame_state, spell_book
+from render.sprites import structure_mana_chip
+from tests.render.fixtures import c, midgame_report, midgame_state, spell_book
 
 BOOK = spell_book()
 
@@ -128,3 +134,24 @@ def test_fizzles_and_fights_without_losses_are_not_drawn() -> None:
     marks = marks_from_report(TurnReport(2, events, Side.RED, Side.RED), scene, lambda s: (s, ""))
     assert marks.casts == ()
     assert marks.combats == ()
+
+
+def test_a_death_on_a_town_leaves_its_mana_chip_readable() -> None:
+    state = midgame_state()
+    view = view_for(state, None)
+    town = state.structure_at(c("D7"))
+    assert town is not None and town.mana_type == "will"
+    died = Event.make("died", at="D7", cause="killed", group=1, minion=1, side="red")
+    report = TurnReport(state.turn - 1, (died,), Side.RED, Side.RED)
+    plain = Image.open(BytesIO(render_board(view, None, spells=BOOK))).convert("RGB")
+    marked = Image.open(BytesIO(render_board(view, report, spells=BOOK))).convert("RGB")
+    layout = Layout(view.width, view.height, DEFAULT_THEME)
+    left, top, _right, _bottom = layout.square_box(*sq("D7"))
+    chip, (x, y) = structure_mana_chip("will", left, top, layout.cell)
+    box = (x, y, x + chip.width, y + chip.height)
+    before, after = plain.crop(box).load(), marked.crop(box).load()
+    alpha = chip.getchannel("A").load()
+    assert before is not None and after is not None and alpha is not None
+    solid = [(i, j) for i in range(chip.width) for j in range(chip.height) if alpha[i, j] == 255]
+    assert len(solid) > chip.width * chip.height // 2
+    assert [p for p in solid if before[p] != after[p]] == []
