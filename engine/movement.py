@@ -66,16 +66,12 @@ def _order_moves(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> lis
     return [_Move(gid, dest, rank) for rank, (gid, dest) in enumerate(planned)]
 
 
-def _range(
-    world: World,
-    group: Group,
-    move: _Move,
-    ordered: set[tuple[int, Coord]],
-    ranges: dict[int, int] | None,
+def _reach(
+    world: World, group: Group, move: _Move, ranges: dict[tuple[int, Coord], int] | None
 ) -> int:
-    if ranges is not None and (group.id, move.dest) in ordered and group.id in ranges:
-        return ranges[group.id]
-    return moves(world, group)
+    """The range the move is judged by: the order's (D-MOVE-RANGE), else the group's now."""
+    ordered = ranges.get((group.id, move.dest)) if ranges else None
+    return moves(world, group) if ordered is None else ordered
 
 
 def joinable(world: World, a: Group, b: Group) -> bool:
@@ -91,27 +87,29 @@ def joinable(world: World, a: Group, b: Group) -> bool:
     )
 
 
-def order_ranges(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> dict[int, int]:
-    """Each ordered group's range as the orders were given (D-MOVE-RANGE): read before the
-    spell phase, which may end the one-turn speed spell the move was ordered under."""
+def order_ranges(
+    world: World, orders: dict[Side, tuple[MoveOrder, ...]]
+) -> dict[tuple[int, Coord], int]:
+    """Each ordered move's range, by group and destination, as the orders were given
+    (D-MOVE-RANGE): read before the spell phase, which may end the one-turn speed spell the
+    move was ordered under."""
     ranges = {}
     for side_orders in orders.values():
         for order in side_orders:
             group = world.group(order.group_id)
             if group is not None:
-                ranges[group.id] = moves(world, group)
+                ranges[(group.id, order.dest)] = moves(world, group)
     return ranges
 
 
 def resolve_movement(
     world: World,
     orders: dict[Side, tuple[MoveOrder, ...]],
-    ranges: dict[int, int] | None = None,
+    ranges: dict[tuple[int, Coord], int] | None = None,
 ) -> None:
     """Both passes of movement (G6). ``ranges`` holds the ordered groups' ranges from
     :func:`order_ranges`; a forced move, or a group without one, uses its range now."""
     planned = _order_moves(world, orders)
-    ordered = {(m.group_id, m.dest) for side_orders in orders.values() for m in side_orders}
     origin: dict[int, Coord] = {}
     rank: dict[int, int] = {}
     occupants: dict[Coord, list[int]] = {}
@@ -129,9 +127,7 @@ def resolve_movement(
             reason = "off_board"
         elif not movable(world, group):
             reason = "cannot_move"
-        elif not in_range(
-            group, move.dest.x, move.dest.y, _range(world, group, move, ordered, ranges)
-        ):
+        elif not in_range(group, move.dest.x, move.dest.y, _reach(world, group, move, ranges)):
             reason = "too_far"
         at = start
         if not reason:

@@ -479,7 +479,7 @@ def _transfer(ctx: EffectContext, effect: Effect) -> None:
             for g in world.group_map.values()
             if g.owner == active.owner
             and g.id != old
-            and not _stacks(world, ctx, active, HostRef.group(g.id))
+            and not _stacks(world, ctx.spell, active, HostRef.group(g.id))
         ]
         if here is not None:
             candidates.sort(key=lambda g: (g.coord.dist(here), g.id))
@@ -490,20 +490,27 @@ def _transfer(ctx: EffectContext, effect: Effect) -> None:
             # D-SP10: a group spell reaches the members its group had when it came; on the new
             # group that is all of them.
             active = active.with_data(members=tuple(m.id for m in candidates[0].minions))
-    if new_host == GLOBE and _stacks(world, ctx, active, GLOBE):
+    if new_host == GLOBE and _stacks(world, ctx.spell, active, GLOBE):
         return
     world.update_spell(evolve(active, host=new_host))
     invalidate()
     world.emit("spell_effect", spell=ctx.spell.id, text=f"{ctx.spell.name} moved to a new host.")
 
 
-def _stacks(world: World, ctx: EffectContext, active: ActiveSpell, host: HostRef) -> bool:
-    """S10: the host already carries a visible copy of this visible, non-cumulative spell."""
-    if not active.visible or ctx.spell.cumulative:
+def _stacks(world: World, spell: SpellDef, active: ActiveSpell, host: HostRef) -> bool:
+    """S10: moving ``active`` to ``host`` would put a second visible copy there."""
+    return active.visible and visible_copy_on(world, spell, host, besides=active.uid)
+
+
+def visible_copy_on(
+    world: World, spell: SpellDef, host: HostRef, *, besides: int | None = None
+) -> bool:
+    """S10, D-SP8: ``host`` already carries a visible copy of ``spell`` (another than the
+    active spell ``besides``), which a visible, non-cumulative spell may not join."""
+    if spell.cumulative:
         return False
     return any(
-        s.spell_id == active.spell_id and s.visible and s.uid != active.uid
-        for s in world.spells_on(host)
+        s.spell_id == spell.id and s.visible and s.uid != besides for s in world.spells_on(host)
     )
 
 

@@ -35,6 +35,7 @@ from engine.spells.effects import (
     hero_room,
     matches_filter,
     retire_card,
+    visible_copy_on,
 )
 from engine.spells.lookup import lookup
 from engine.spells.modifiers import effects_by_op, ids_with
@@ -185,10 +186,8 @@ def _squander_reason(
             return f"requirement failed: {bad.describe()}", aim
     if spell.type == "hero" and aim.coord is not None and not hero_room(world, side, aim.coord):
         return "no room for the hero", aim
-    if not spell.instant and spell.visible and not spell.cumulative:
-        host = host_for(spell, aim)
-        if any(s.spell_id == spell.id and s.visible for s in world.spells_on(host)):
-            return "a copy is already active on that target", aim
+    if not spell.instant and spell.visible and visible_copy_on(world, spell, host_for(spell, aim)):
+        return "a copy is already active on that target", aim
     ward = _ward_stops(world, side, spell, aim)
     if ward is not None:
         uses = ward.get("uses_left")
