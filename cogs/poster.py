@@ -50,7 +50,7 @@ from cogs.split import (
     clip,
     split_text,
 )
-from service.matches import computer_level, is_computer
+from service.matches import is_computer
 from service.outbox import PermanentDeliveryError
 
 log = logging.getLogger(__name__)
@@ -417,12 +417,9 @@ class Poster:
     async def name_of(self, player_id: str | None) -> str:
         if player_id is None:
             return "nobody"
-        level = computer_level(player_id)
-        if level is not None:
-            return f"the computer ({level})"
-        cached = self.runtime.names.get(player_id)
-        if cached is not None:
-            return cached
+        known = self.runtime.known_name(player_id)
+        if known is not None:
+            return known
         user = self.bot.get_user(int(player_id))
         if user is None:
             try:

@@ -247,6 +247,13 @@ class Runtime:
                 return int(ref)
         return None
 
+    def known_name(self, player_id: str) -> str | None:
+        """A computer seat's label, or the name last read from Discord for a player."""
+        level = computer_level(player_id)
+        if level is not None:
+            return f"the computer ({level})"
+        return self.names.get(player_id)
+
     def order_lock(self, match_id: int, player_id: str) -> asyncio.Lock:
         """Held while one of the player's changes of orders for the match reads and writes."""
         return self._order_locks.setdefault((match_id, player_id), asyncio.Lock())
@@ -348,10 +355,7 @@ def display_name(interaction: discord.Interaction, runtime: Runtime, player_id: 
     read it, or as the client knows it, else a neutral word; never a raw id."""
     if player_id is None:
         return "an open seat"
-    level = computer_level(player_id)
-    if level is not None:
-        return f"the computer ({level})"
-    known = runtime.names.get(player_id)
+    known = runtime.known_name(player_id)
     if known is not None or not player_id.isdigit():
         return known or "a player"
     guild = interaction.guild

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from bot import MatchBot
+from sandbox import ScriptedPlayer
 from sandbox.errors import PlayerError
 from tests.cogs.support import TIMEOUT, World, bot_running, create_match, dm_sheet, posts
 from tests.sandbox.support import running
@@ -14,11 +15,15 @@ from tests.sandbox.support import running
 HOUR_MS = 3_600_000
 
 
+def moderator(world: World) -> ScriptedPlayer:
+    """Mia, who has Manage Server in the match's server."""
+    user = world.sandbox.create_user("Mia", guild=world.guild, manage_server=True)
+    return world.sandbox.player(user, channel=world.lobby)
+
+
 async def test_a_moderator_pauses_resumes_and_extends_a_match_of_the_server(world: World) -> None:
     sandbox = world.sandbox
-    mia = sandbox.player(
-        sandbox.create_user("Mia", guild=world.guild, manage_server=True), channel=world.lobby
-    )
+    mia = moderator(world)
     async with bot_running(world) as bot:
         thread, match_id = await create_match(world)
         assert bot.runtime is not None
@@ -85,9 +90,7 @@ async def test_a_member_without_manage_server_cannot_use_admin(world: World) -> 
 
 async def test_a_moved_deadline_reaches_the_players_dm_sheets(world: World) -> None:
     sandbox = world.sandbox
-    mia = sandbox.player(
-        sandbox.create_user("Mia", guild=world.guild, manage_server=True), channel=world.lobby
-    )
+    mia = moderator(world)
     async with bot_running(world) as bot:
         _thread, match_id = await create_match(world)
         assert bot.runtime is not None
