@@ -480,16 +480,12 @@ class Poster:
 
         async def post_and_close(item: Item) -> str:
             ref = await post(item)
-            async with self.runtime.outbox.store.read() as s:
-                created = await s.list_outbox(match_id=item.match_id, kind="match_created")
             match = await self.runtime.matches.get_match(item.match_id)
-            for row in created:
-                message_id = row.delivered_ref or ""
-                if message_id.isdigit():
-                    with contextlib.suppress(discord.HTTPException):
-                        channel = await self._channel(match)
-                        first = await channel.fetch_message(int(message_id))
-                        await first.edit(view=None)
+            for _created, message_id in await self.runtime.outbox.posted(match.id, "match_created"):
+                with contextlib.suppress(discord.HTTPException):
+                    channel = await self._channel(match)
+                    first = await channel.fetch_message(message_id)
+                    await first.edit(view=None)
             return ref
 
         return post_and_close

@@ -239,12 +239,9 @@ class Runtime:
         known = self.sheet_messages.get((match_id, player_id))
         if known is not None and known[0] == turn:
             return known[1]
-        async with self.outbox.store.read() as s:
-            sent = await s.list_outbox(match_id=match_id, kind="order_sheet")
-        for item in reversed(sent):
-            ref = item.delivered_ref or ""
-            if item.recipient == player_id and item.payload.get("turn") == turn and ref.isdigit():
-                return int(ref)
+        for item, message_id in reversed(await self.outbox.posted(match_id, "order_sheet")):
+            if item.recipient == player_id and item.payload.get("turn") == turn:
+                return message_id
         return None
 
     def known_name(self, player_id: str) -> str | None:

@@ -63,6 +63,14 @@ class Outbox:
         """Delay after the `attempts`-th failed attempt: doubling, capped."""
         return int(min(self.max_delay_ms, self.base_delay_ms * 2 ** max(0, attempts - 1)))
 
+    async def posted(self, match_id: int, kind: str) -> list[tuple[OutboxRecord, int]]:
+        """The match's announcements of ``kind`` that were posted, with their message ids,
+        oldest first (a delivery that posted nothing, such as a stale sheet, is left out)."""
+        async with self.store.read() as s:
+            items = await s.list_outbox(match_id=match_id, kind=kind)
+        refs = [(i, i.delivered_ref or "") for i in items]
+        return [(i, int(ref)) for i, ref in refs if ref.isdigit()]
+
     async def claim(self, limit: int = 50) -> list[OutboxRecord]:
         """Take due items for a while (the lease); another node will not take them meanwhile."""
         now = to_ms(self.clock.now())

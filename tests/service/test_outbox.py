@@ -119,3 +119,29 @@ async def test_hopeless_rows_are_given_up(store: Store, clock: ManualClock) -> N
     assert rows["gone"].status == "dead" and rows["gone"].last_error == "channel deleted"
     assert rows["flaky"].status == "dead" and rows["flaky"].attempts == 3
     assert channel.posts == []
+
+
+async def test_posted_lists_a_kind_that_reached_discord_with_its_message(
+    store: Store, clock: ManualClock
+) -> None:
+    service = MatchService(store, clock)
+    match = await started_match(service)
+    outbox = Outbox(store, clock)
+    red = match.seats[0].player_id
+
+    class Poster:
+        """Posts every announcement as message 1000 + its row id, but red's sheet, which is
+        stale by the time it is delivered (nothing is posted)."""
+
+        async def find(self, item: OutboxRecord) -> str | None:
+            return None
+
+        async def deliver(self, item: OutboxRecord) -> str:
+            stale = item.kind == "order_sheet" and item.recipient == red
+            return "stale" if stale else str(1000 + item.id)
+
+    await outbox.drain(Poster())
+    sheets = await outbox.posted(match.id, "order_sheet")
+    assert [(i.recipient, n) for i, n in sheets] == [(i.recipient, 1000 + i.id) for i, _n in sheets]
+    assert [i.recipient for i, _n in sheets] == [match.seats[1].player_id]
+    assert await outbox.posted(match.id, "no_such_kind") == []
