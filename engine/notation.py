@@ -299,6 +299,19 @@ class NotationContext:
                 return info
         return None
 
+    def taking(self, orders: Sequence[Order]) -> NotationContext:
+        """This context with the cards and carriers ``orders`` use counted as used too."""
+        casts = [o for o in orders if isinstance(o, CastOrder)]
+        cards = {c.card_uid for c in casts} | {
+            o.card_uid for o in orders if isinstance(o, DiscardOrder)
+        }
+        return replace(
+            self,
+            used_cards=self.used_cards | cards,
+            used_carriers=self.used_carriers
+            | {c.bound_source for c in casts if c.bound_source is not None},
+        )
+
     def with_orders(self, orders: Orders) -> NotationContext:
         """This context with the cards of ``orders`` counted as used."""
         used = {cast.card_uid for cast in orders.casts}
@@ -462,15 +475,21 @@ def parse_command(text: str, ctx: NotationContext) -> Command:
 
 
 def parse_lines(text: str, ctx: NotationContext) -> list[Command | NotationError]:
-    """Read a message of one order per line (or separated by ';'), each line on its own."""
+    """Read a message of one order per line (or separated by ';'), each line on its own, in
+    the order given: a card a line casts or discards is taken, so a second `cast Fireball` in
+    the same message takes the next copy, as it would in the next message."""
     results: list[Command | NotationError] = []
     for line in re.split(r"[\n;]", text):
         if not line.strip():
             continue
         try:
-            results.append(parse_command(line, ctx))
+            command = parse_command(line, ctx)
         except NotationError as error:
             results.append(error)
+            continue
+        results.append(command)
+        if command.action is Action.ADD:
+            ctx = ctx.taking(command.orders)
     return results
 
 

@@ -124,6 +124,14 @@ def test_second_cast_of_a_name_takes_the_second_copy() -> None:
     assert one("cast Fireball on D7", ctx) == CastOrder(14, Target("square", D7))
 
 
+def test_a_second_cast_of_a_name_in_the_same_message_takes_the_second_copy() -> None:
+    results = parse_lines("cast Fireball on E5\ncast Fireball on D7", context())
+    assert results == [
+        Command(Action.ADD, (CastOrder(11, Target("square", E5)),)),
+        Command(Action.ADD, (CastOrder(14, Target("square", D7)),)),
+    ]
+
+
 def test_spell_names_with_apostrophes_and_target_words() -> None:
     assert one("cast adriels timepiece") == CastOrder(13, Target("globe", None))
     assert one("cast Adriel's Timepiece on globe") == CastOrder(13, Target("globe", None))
