@@ -1,9 +1,10 @@
-"""`/league ...`, `/profile` and `/leaderboard`, and the delivery of league announcements.
+"""`/league ...`, `/profile` and `/leaderboard` (league posts are worded in `cogs.league_posts`).
 
 The cog owns the league service and its alarm: on load it makes sure the league tables exist,
 builds the service on the match service's store and clock, and starts the alarm that opens rounds
 on schedule. Every rule lives in `service.leagues`; this module only reads options, checks who
-may act, and turns records into messages and images.
+may act, and turns records into messages and images; on load it registers the league posts with
+the poster.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from storage import ConflictError, Session
 from storage.leagues import LeagueGameRecord, LeaguePlayerRecord, LeagueQueries, LeagueRecord
 from storage.records import LeagueStatus, MatchStatus
 
-log = logging.getLogger("service.leagues.service")
+log = logging.getLogger(__name__)
 
 
 class LeagueCommands:

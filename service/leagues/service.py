@@ -6,8 +6,8 @@ part that does it:
 - `settings`: what a moderator chooses for a season, and its checks;
 - `commands`: creating, configuring, signing up, checking in, starting, joining, withdrawing,
   ending;
-- `step`: the round state machine, the recording of results and the ratings (read its
-  docstring for why every step is safe to repeat);
+- `step`: the round state machine (read its docstring for why every step is safe to repeat);
+- `results`: recording a game's result once, and the ratings;
 - `views`: the season as read in one transaction, and the read models the cogs show;
 - `announce`: the league's announcements, as data.
 """

@@ -58,7 +58,7 @@ from storage.leagues import (
 )
 from storage.records import LeagueStatus, MatchStatus
 
-log = logging.getLogger("service.leagues.service")
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)

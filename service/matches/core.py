@@ -23,7 +23,7 @@ from service.matches.records import DeadlineListener, EndListener, MatchEnded, i
 from storage import MatchRecord, Session, Store
 from storage.records import MatchStatus, SeatRecord
 
-log = logging.getLogger("service.matches")
+log = logging.getLogger(__name__)
 
 
 class MatchCore:

@@ -35,7 +35,7 @@ from service.matches.records import (
 from storage import OrdersRecord
 from storage.records import MatchStatus
 
-log = logging.getLogger("service.matches")
+log = logging.getLogger(__name__)
 
 
 class OrderBook:

@@ -28,7 +28,7 @@ from service.matches.records import ResolvedTurn, gave_nothing, is_computer
 from storage import ConflictError, MatchRecord, OrdersRecord, Session
 from storage.records import JsonDict, MatchStatus, SeatRecord
 
-log = logging.getLogger("service.matches")
+log = logging.getLogger(__name__)
 
 SIDES = eb.SIDES
 

@@ -126,3 +126,13 @@ async def test_a_kind_has_one_deliverer(world: World) -> None:
 
 async def no_summary(league_id: int) -> SeasonSummary:
     raise AssertionError(f"league {league_id}: no season ends here")
+
+
+async def test_a_row_of_a_kind_no_announcement_reads_is_given_up_at_once(world: World) -> None:
+    async with bot_running(world, outbox_retry_seconds=RETRY_SECONDS) as bot:
+        key = "league:1:pigeon"
+        await queue(bot, key, "carrier_pigeon", world.lobby, text="Coo.")
+        record = await settled(bot, key)
+        assert record.status == "dead" and record.attempts == 1
+        assert "carrier_pigeon" in (record.last_error or "")
+        assert not keyed(world.sandbox.messages(world.lobby), key)
