@@ -133,7 +133,13 @@ class MatchBot(commands.Bot):
             # loop and database threads, could copy a lock held mid-operation.
             context = multiprocessing.get_context("forkserver")
             self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        matches = MatchService(self.store, self.clock, node_id=self.node_id, executor=self.pool)
+        matches = MatchService(
+            self.store,
+            self.clock,
+            node_id=self.node_id,
+            executor=self.pool,
+            workers=max(1, self.workers),
+        )
         self.runtime = Runtime(
             matches=matches,
             decks=DeckService(self.store, self.clock),

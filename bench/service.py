@@ -33,6 +33,7 @@ import asyncpg  # noqa: E402
 
 from engine.content import load_content  # noqa: E402
 from engine.setup import default_deck  # noqa: E402
+from engine.state import Side  # noqa: E402
 from service import engine_bridge as eb  # noqa: E402
 from service.clock import ManualClock, to_ms  # noqa: E402
 from service.matches import MatchService  # noqa: E402
@@ -55,7 +56,7 @@ def postgres_url() -> str:
 async def populate(store: Store, count: int, deadline: int, now: int) -> None:
     """Started matches written straight through storage: the set-up is not what is measured."""
     content = load_content()
-    decks = {"red": default_deck("war", content), "blue": default_deck("life", content)}
+    decks = {Side.RED: default_deck("war", content), Side.BLUE: default_deck("life", content)}
     openings = [
         eb.start_game(
             seed=seed,
@@ -63,7 +64,7 @@ async def populate(store: Store, count: int, deadline: int, now: int) -> None:
             realm="veldt",
             board="classic",
             symmetric=False,
-            houses={"red": "war", "blue": "life"},
+            houses={Side.RED: "war", Side.BLUE: "life"},
             decks=decks,
         )
         for seed in range(DISTINCT_SEEDS)
@@ -87,7 +88,7 @@ async def populate(store: Store, count: int, deadline: int, now: int) -> None:
                     reminders=[600],
                     now=now,
                 )
-                for seat, side in enumerate(("red", "blue")):
+                for seat, side in enumerate((Side.RED, Side.BLUE)):
                     player = f"{side[0]}{i}"
                     await s.insert_seat(match_id, seat, player, None, "war", decks[side])
                     await s.update_seat(match_id, seat, side=side)
@@ -132,7 +133,9 @@ async def run(url: str, count: int, workers: int) -> dict[str, float]:
         if executor is not None:
             # Start the workers before the clock runs, as a long-lived bot would have them.
             list(executor.map(abs, range(workers)))
-        service = MatchService(store, clock, node_id="bench", executor=executor)
+        service = MatchService(
+            store, clock, node_id="bench", executor=executor, workers=max(1, workers)
+        )
         clock.advance(TURN_SECONDS)
         started = time.perf_counter()
         resolved = await service.run_due()

@@ -7,7 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.errors import RefusalError
-from cogs.runtime import MatchLike, Runtime, is_moderator, runtime_of
+from cogs.runtime import Runtime, is_moderator, runtime_of
+from service import MatchRecord, OutboxStatus
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -27,7 +28,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             return True
         raise app_commands.MissingPermissions(["manage_guild"])
 
-    async def _moderated(self, interaction: discord.Interaction, number: int) -> MatchLike:
+    async def _moderated(self, interaction: discord.Interaction, number: int) -> MatchRecord:
         """Match ``number`` if it is this server's: moderators manage their own server's matches
         only (anyone may make a server and invite the bot), and learn nothing of the others."""
         found = await self.runtime.matches.get_match(number)
@@ -74,9 +75,7 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.runtime.outbox.store
         async with store.read() as s:
-            counts = {
-                status: await s.count_outbox(status) for status in ("pending", "done", "dead")
-            }
+            counts = {status: await s.count_outbox(status) for status in OutboxStatus}
         text = ", ".join(f"{n} {status}" for status, n in counts.items())
         await interaction.followup.send(f"Outbox: {text}.", ephemeral=True)
 

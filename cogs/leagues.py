@@ -1,9 +1,10 @@
-"""`/league ...`, `/profile` and `/leaderboard`, and the delivery of league announcements.
+"""`/league ...`, `/profile` and `/leaderboard` (league posts are worded in `cogs.league_posts`).
 
 The cog owns the league service and its alarm: on load it makes sure the league tables exist,
 builds the service on the match service's store and clock, and starts the alarm that opens rounds
 on schedule. Every rule lives in `service.leagues`; this module only reads options, checks who
-may act, and turns records into messages and images.
+may act, and turns records into messages and images; on load it registers the league posts with
+the poster.
 """
 
 from __future__ import annotations
@@ -12,17 +13,16 @@ import asyncio
 import io
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.errors import RefusalError
+from cogs.league_posts import LEAGUE_ANNOUNCEMENTS, LeagueDeliverer, message_pieces
 from cogs.poster import poster_of
 from cogs.runtime import Runtime, is_moderator, runtime_of
-from cogs.split import MESSAGE_LIMIT, split_code_block, split_text
 from render.tables import ScheduleRow, StandingRow, render_schedule, render_standings
 from service.leagues.scheduler import LeagueAlarm
 from service.leagues.service import (
@@ -30,6 +30,7 @@ from service.leagues.service import (
     LeagueService,
     LeagueSettings,
     LeagueTable,
+    Profile,
     ScheduledGame,
 )
 from service.leagues.timespec import (
@@ -38,69 +39,14 @@ from service.leagues.timespec import (
     parse_duration_or_default,
     parse_when,
 )
-from service.outbox import PermanentDeliveryError
 
 log = logging.getLogger(__name__)
-
-LEAGUE_KINDS = frozenset(
-    {
-        "league_started",
-        "league_round_opened",
-        "league_result",
-        "league_standings",
-        "league_reminder",
-        "league_ended",
-        "league_withdrawal",
-        "league_notice",
-    }
-)
-_IMAGE_KINDS = frozenset({"league_standings", "league_ended"})
 
 Format = Literal["swiss", "round_robin"]
 Points = Literal["0", "0.5", "1"]
 
 
 # --- pure helpers (tested without Discord) ----------------------------------------------------
-
-
-def message_pieces(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """`text` in messages of at most `limit` characters, never cutting through a code block:
-    a long table goes on in a new block in the next message."""
-    segments: list[str] = []
-    for i, part in enumerate(text.split("```")):
-        body = part.strip("\n")
-        if not body:
-            continue
-        segments.extend(split_code_block(body, limit) if i % 2 else split_text(body, limit))
-    pieces: list[str] = []
-    current = ""
-    for segment in segments:
-        candidate = f"{current}\n{segment}" if current else segment
-        if len(candidate) <= limit:
-            current = candidate
-        else:
-            pieces.append(current)
-            current = segment
-    if current:
-        pieces.append(current)
-    return pieces
-
-
-def standing_rows(records: Sequence[dict[str, Any]]) -> list[StandingRow]:
-    """Rows of a standings image from `Standings.to_records()` dictionaries."""
-    return [
-        StandingRow(
-            name=str(r["name"]) + (" (w)" if r.get("withdrawn") else ""),
-            played=int(r["played"]),
-            wins=int(r["wins"]),
-            draws=int(r["draws"]),
-            losses=int(r["losses"]),
-            points=float(r["points"]),
-            tiebreaks=(float(r["sonneborn_berger"]),),
-            rank=int(r["rank"]),
-        )
-        for r in records
-    ]
 
 
 def table_image_rows(table: LeagueTable) -> list[StandingRow]:
@@ -118,6 +64,27 @@ def table_image_rows(table: LeagueTable) -> list[StandingRow]:
         )
         for r in table.rows
     ]
+
+
+def table_text(table: LeagueTable) -> str:
+    """The league table as a fixed-width block, under which rounds it counts."""
+    heading = f"Standings {table.label}"
+    return f"{table.league.name}\n{table.standings.to_text(heading=heading)}"
+
+
+def profile_text(profile: Profile) -> str:
+    rank = f"#{profile.rank}" if profile.rank is not None else "unranked"
+    rating = profile.rating
+    lines = [
+        f"{profile.name}: rating {rating.display} ({rank}; skill {rating.mu:.1f} "
+        f"± {rating.sigma:.1f})",
+        f"Rated games: {rating.games} ({profile.wins} won, {profile.draws} drawn, "
+        f"{profile.losses} lost)",
+        f"Reliability: {profile.reliability.to_text()}",
+    ]
+    if profile.leagues:
+        lines.append("Leagues: " + ", ".join(profile.leagues))
+    return "\n".join(lines)
 
 
 def schedule_rows(games: Sequence[ScheduledGame]) -> list[ScheduleRow]:
@@ -167,149 +134,6 @@ def settings_text(league: LeagueRecord) -> str:
     )
 
 
-class OutboxItem(Protocol):
-    """The fields of an outbox row that a league post needs."""
-
-    @property
-    def key(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def recipient(self) -> str | None: ...
-    @property
-    def payload(self) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class LeaguePost:
-    """What to send for one league outbox row: to a player (`recipient_id`, falling back to
-    the channel) or to the league channel, the text pieces, and an optional image."""
-
-    channel_id: int | None
-    recipient_id: int | None
-    pieces: tuple[str, ...]
-    image: bytes | None
-    filename: str
-
-
-def league_post(item: OutboxItem) -> LeaguePost:
-    """Turn a league outbox row into a message; the key goes last so a retry can find it."""
-    payload = item.payload
-    text = str(payload.get("text", ""))
-    image: bytes | None = None
-    if item.kind in _IMAGE_KINDS and payload.get("rows"):
-        image = render_standings(
-            standing_rows(payload["rows"]),
-            title=str(payload.get("title", "Standings")),
-            tiebreak_names=("SB",),
-        )
-    pieces = message_pieces(f"{text}\n-# {item.key}")
-    recipient, channel = league_post_target(item)
-    return LeaguePost(
-        channel_id=channel,
-        recipient_id=recipient,
-        pieces=tuple(pieces),
-        image=image,
-        filename=f"{item.kind}.png",
-    )
-
-
-async def deliver_league_item(client: discord.Client, item: OutboxItem) -> str:
-    """Send a league outbox row (for the poster); returns the id of the last message sent.
-
-    A reminder goes by DM; when the player's DMs are closed it goes to the league channel with a
-    mention instead, so a closed inbox never loses it.
-    """
-    post = await asyncio.to_thread(league_post, item)
-    pieces = list(post.pieces)
-    if post.recipient_id is not None:
-        try:
-            user = await client.fetch_user(post.recipient_id)
-            return await _send(user, pieces, post)
-        except discord.Forbidden:
-            if post.channel_id is None:
-                raise PermanentDeliveryError(
-                    f"{item.key}: DMs closed and no league channel to fall back to"
-                ) from None
-            pieces[0] = f"<@{post.recipient_id}> (your DMs are closed) {pieces[0]}"
-    if post.channel_id is None:
-        raise PermanentDeliveryError(f"league post {item.key} has nowhere to go")
-    try:
-        channel = client.get_channel(post.channel_id) or await client.fetch_channel(post.channel_id)
-    except discord.NotFound:
-        raise PermanentDeliveryError(f"the league channel {post.channel_id} is gone") from None
-    if not isinstance(channel, discord.abc.Messageable):
-        raise PermanentDeliveryError(f"channel {post.channel_id} cannot take messages")
-    return await _send(channel, pieces, post)
-
-
-async def find_league_item(
-    client: discord.Client, item: OutboxItem, *, scan: int = 50
-) -> str | None:
-    """The id of an earlier post of this row (the poster asks before retrying), found by the
-    key line every league post ends with."""
-    post = league_post_target(item)
-    marker = f"-# {item.key}"
-    places: list[discord.abc.Messageable] = []
-    if post[0] is not None:
-        places.append(await client.fetch_user(post[0]))
-    if post[1] is not None:
-        channel = client.get_channel(post[1])
-        if isinstance(channel, discord.abc.Messageable):
-            places.append(channel)
-    me = client.user
-    for place in places:
-        async for message in place.history(limit=scan):
-            if me is not None and message.author.id != me.id:
-                continue
-            if marker in message.content:
-                return str(message.id)
-    return None
-
-
-def league_post_target(item: OutboxItem) -> tuple[int | None, int | None]:
-    """(recipient id, channel id) of a league row."""
-    channel = item.payload.get("channel_id")
-    return (
-        int(item.recipient) if item.recipient else None,
-        int(channel) if channel else None,
-    )
-
-
-async def _send(target: discord.abc.Messageable, pieces: Sequence[str], post: LeaguePost) -> str:
-    last: discord.Message | None = None
-    for i, piece in enumerate(pieces):
-        if i == len(pieces) - 1 and post.image is not None:
-            image = discord.File(io.BytesIO(post.image), filename=post.filename)
-            last = await target.send(piece, file=image)
-        else:
-            last = await target.send(piece)
-    assert last is not None
-    return str(last.id)
-
-
-class LeagueDeliverer:
-    """League announcements for the poster (a :class:`cogs.poster.KindDeliverer`)."""
-
-    def __init__(self, client: discord.Client) -> None:
-        self.client = client
-
-    async def target(self, item: OutboxItem) -> discord.abc.Messageable | None:
-        recipient, channel_id = league_post_target(item)
-        if recipient is not None:
-            return self.client.get_user(recipient) or await self.client.fetch_user(recipient)
-        if channel_id is None:
-            return None
-        channel = self.client.get_channel(channel_id)
-        return channel if isinstance(channel, discord.abc.Messageable) else None
-
-    async def deliver(self, item: OutboxItem) -> str:
-        return await deliver_league_item(self.client, item)
-
-    async def find(self, item: OutboxItem) -> str | None:
-        return await find_league_item(self.client, item)
-
-
 def _points(value: Points | None) -> float | None:
     return None if value is None else float(value)
 
@@ -334,13 +158,13 @@ class LeagueCog(commands.Cog):
         if poster is None:
             log.warning("no poster loaded: league announcements wait in the outbox")
         else:
-            poster.register(LEAGUE_KINDS, LeagueDeliverer(self.bot))
+            poster.register(LEAGUE_ANNOUNCEMENTS, LeagueDeliverer(self.bot, self.service.summary))
         await self.alarm.start()
 
     async def cog_unload(self) -> None:
         poster = poster_of(self.bot)
         if poster is not None:
-            poster.unregister(LEAGUE_KINDS)
+            poster.unregister(LEAGUE_ANNOUNCEMENTS)
         await self.alarm.stop()
 
     # --- helpers ----------------------------------------------------------------------------
@@ -651,7 +475,7 @@ class LeagueCog(commands.Cog):
             tiebreak_names=("SB",),
         )
         await self._reply(
-            interaction, f"```\n{table.to_text()}\n```", image=image, filename="standings.png"
+            interaction, f"```\n{table_text(table)}\n```", image=image, filename="standings.png"
         )
 
     @league.command(name="schedule", description="Every round's games and byes")
@@ -695,7 +519,7 @@ class LeagueCog(commands.Cog):
         profile = await self.service.profile(
             self._guild(interaction), str(who.id), who.display_name
         )
-        await self._reply(interaction, profile.to_text(), ephemeral=True)
+        await self._reply(interaction, profile_text(profile), ephemeral=True)
 
     @app_commands.command(name="leaderboard", description="This server's rating leaderboard")
     @app_commands.describe(top="How many players to show")

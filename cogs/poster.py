@@ -5,8 +5,11 @@ looks for a message with that key in the target channel, so a crash (or a lost r
 post but before the outbox heard of it finds the earlier post instead of making a second one.
 Announcements of one match go out in order; different matches are delivered concurrently.
 Images are drawn in worker threads so that the event loop keeps answering interactions.
-Announcements that belong to another cog (league posts) are delivered by what that cog
-registers for their kinds (:meth:`Poster.register`), including the search before a retry.
+Each row is read back as its typed announcement (`service.announcements`) and handed to the
+handler for its class; announcements that belong to another cog (league posts) are delivered by
+what that cog registers for their classes (:meth:`Poster.register`), including the search before
+a retry. Every word of a match announcement is composed here, so this file is long: it is one
+handler per announcement class, around the delivery loop they share.
 """
 
 from __future__ import annotations
@@ -18,14 +21,13 @@ import logging
 import weakref
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
 
 from cogs.match import THREAD_MINUTES, JoinButton
 from cogs.runtime import (
-    MatchLike,
     Runtime,
     draw_board,
     draw_replay,
@@ -50,6 +52,26 @@ from cogs.split import (
     clip,
     split_text,
 )
+from service import MatchRecord, MatchStatus, OutboxRecord
+from service.announcements import (
+    Announcement,
+    DrawOffered,
+    Extended,
+    Grace,
+    MatchCancelled,
+    MatchCreated,
+    MatchOver,
+    MatchStarted,
+    OrderSheet,
+    Paused,
+    PauseRequested,
+    Reminder,
+    Resumed,
+    ResumeRequested,
+    TurnResolved,
+    UnknownAnnouncementError,
+    decode,
+)
 from service.matches import is_computer
 from service.outbox import PermanentDeliveryError
 
@@ -57,7 +79,6 @@ log = logging.getLogger(__name__)
 
 # Discord's error code for "Cannot send messages to this user" (closed DMs).
 CANNOT_DM = 50007
-UNKNOWN_CHANNEL = 10003
 HISTORY_SCAN = 50
 POLL_SECONDS = 0.5
 CONCURRENT_MATCHES = 16
@@ -66,7 +87,10 @@ KEY_PREFIX = "key "
 # More frames than this make a replay too large to attach; the last ones matter most.
 REPLAY_FRAMES = 120
 
-Item = Any  # storage.OutboxRecord: cogs read the service's records by their fields
+Item = OutboxRecord
+A = TypeVar("A", bound=Announcement)
+# A handler posts one announcement (the row it came in, and the row read as its class).
+Handler = Callable[[Item, Any], Awaitable[str]]
 
 
 class KindDeliverer(Protocol):
@@ -106,89 +130,70 @@ class Poster:
         )
         self._threads_opened: dict[int, discord.Thread] = {}
         self.delivered = 0
-        self._registered: dict[str, KindDeliverer] = {}
-        self._kinds: dict[str, Callable[[Item], Awaitable[str]]] = {
-            "match_created": self._match_created,
-            "match_cancelled": self._and_closed(
-                self._simple(lambda i: "This match was cancelled before it began.")
+        self._registered: dict[type[Announcement], KindDeliverer] = {}
+        self._handlers: dict[type[Announcement], Handler] = {
+            MatchCreated: self._match_created,
+            MatchCancelled: self._and_closed(
+                self._simple(lambda _t: "This match was cancelled before it began.")
             ),
-            "match_started": self._and_closed(self._match_started),
-            "order_sheet": self._order_sheet,
-            "turn_resolved": self._turn_resolved,
-            "match_ended": self._match_ended,
-            "reminder": self._reminder,
-            "grace": self._simple(
-                lambda i: (
-                    f"{side_name(i.payload.get('side'))} ({mention(i.payload.get('player_id'))})"
-                    " gave no orders; the deadline moves once, to "
-                    f"{timestamp(i.payload.get('deadline_at'))}."
+            MatchStarted: self._and_closed(self._match_started),
+            OrderSheet: self._order_sheet,
+            TurnResolved: self._turn_resolved,
+            MatchOver: self._match_ended,
+            Reminder: self._reminder,
+            Grace: self._simple(_grace_text),
+            DrawOffered: self._simple(
+                lambda t: (
+                    f"{mention(t.player_id)} offers a draw. Accept with `/match draw` or play on."
                 )
             ),
-            "draw_offered": self._simple(
-                lambda i: (
-                    f"{mention(i.payload.get('player_id'))} offers a draw. Accept with "
-                    f"`/match draw` or play on."
-                )
-            ),
-            "pause_requested": self._simple(
-                lambda i: (
-                    f"{mention(i.payload.get('player_id'))} asks to pause; `/match pause` "
+            PauseRequested: self._simple(
+                lambda t: (
+                    f"{mention(t.player_id)} asks to pause; `/match pause` "
                     "from the other player pauses the match."
                 )
             ),
-            "resume_requested": self._simple(
-                lambda i: (
-                    f"{mention(i.payload.get('player_id'))} asks to resume; `/match resume` "
+            ResumeRequested: self._simple(
+                lambda t: (
+                    f"{mention(t.player_id)} asks to resume; `/match resume` "
                     "from the other player resumes the match."
                 )
             ),
-            "paused": self._and_sheets(
+            Paused: self._and_sheets(
                 self._simple(
-                    lambda i: (
+                    lambda t: (
                         "The match is paused"
-                        + (" by a moderator" if i.payload.get("moderator") else "")
+                        + (" by a moderator" if t.moderator else "")
                         + "; the deadline is on hold."
                     )
                 )
             ),
-            "resumed": self._and_sheets(
+            Resumed: self._and_sheets(
                 self._simple(
-                    lambda i: (
+                    lambda t: (
                         "The match resumes"
-                        + (" (moderator)" if i.payload.get("moderator") else "")
-                        + f"; the deadline is {timestamp(i.payload.get('deadline_at'))}."
+                        + (" (moderator)" if t.moderator else "")
+                        + f"; the deadline is {timestamp(t.deadline_at)}."
                     )
                 )
             ),
-            "extended": self._and_sheets(
-                self._simple(
-                    lambda i: (
-                        f"A moderator extended turn {i.payload.get('turn')} by "
-                        f"{_duration(int(i.payload.get('seconds') or 0))}"
-                        + (
-                            f"; the deadline is now {timestamp(i.payload.get('deadline_at'))}."
-                            if i.payload.get("deadline_at")
-                            else "."
-                        )
-                    )
-                )
-            ),
+            Extended: self._and_sheets(self._simple(_extended_text)),
         }
 
     # -- kinds owned by other cogs
 
-    def register(self, kinds: Iterable[str], deliverer: KindDeliverer) -> None:
-        """Let `deliverer` post, find and place the announcements of `kinds`."""
-        kinds = frozenset(kinds)
-        taken = sorted(k for k in kinds if k in self._kinds or k in self._registered)
+    def register(self, classes: Iterable[type[Announcement]], deliverer: KindDeliverer) -> None:
+        """Let `deliverer` post, find and place the announcements of `classes`."""
+        classes = frozenset(classes)
+        taken = sorted(c.kind for c in classes if c in self._handlers or c in self._registered)
         if taken:
             raise ValueError(f"the poster delivers these kinds already: {', '.join(taken)}")
-        for kind in kinds:
-            self._registered[kind] = deliverer
+        for cls in classes:
+            self._registered[cls] = deliverer
 
-    def unregister(self, kinds: Iterable[str]) -> None:
-        for kind in kinds:
-            self._registered.pop(kind, None)
+    def unregister(self, classes: Iterable[type[Announcement]]) -> None:
+        for cls in classes:
+            self._registered.pop(cls, None)
 
     # -- the loop
 
@@ -256,7 +261,7 @@ class Poster:
         """The id of an earlier post of this item (only after an earlier attempt)."""
         if item.attempts <= 1:
             return None
-        owner = self._registered.get(item.kind)
+        owner = self._registered.get(type(self._read(item)))
         if owner is not None:
             return await owner.find(item) if await owner.target(item) is not None else None
         if item.match_id is None:
@@ -275,23 +280,33 @@ class Poster:
         return None
 
     async def deliver(self, item: Item) -> str:
-        owner = self._registered.get(item.kind)
+        told = self._read(item)
+        owner = self._registered.get(type(told))
         if owner is not None:
             return await owner.deliver(item)
-        handler = self._kinds.get(item.kind)
+        handler = self._handlers.get(type(told))
         if handler is None:
             raise PermanentDeliveryError(f"no delivery for announcements of kind {item.kind!r}")
-        return await handler(item)
+        return await handler(item, told)
+
+    @staticmethod
+    def _read(item: Item) -> Announcement:
+        try:
+            return decode(item)
+        except UnknownAnnouncementError as error:
+            raise PermanentDeliveryError(str(error)) from None
 
     # -- where things go
 
     async def _target(self, item: Item, *, create: bool = True) -> discord.abc.Messageable | None:
-        if item.recipient is not None and item.kind in ("order_sheet", "reminder"):
+        if item.recipient is not None and isinstance(self._read(item), OrderSheet | Reminder):
             return await self._dm(item.recipient, create=create)
+        if item.match_id is None:
+            return None
         match = await self.runtime.matches.get_match(item.match_id)
         return await self._channel(match)
 
-    async def _channel(self, match: MatchLike) -> discord.abc.Messageable:
+    async def _channel(self, match: MatchRecord) -> discord.abc.Messageable:
         channel = await self._posting_channel(match)
         if isinstance(channel, discord.TextChannel):
             # A match made in a plain channel (a league's round) gets its own thread on its first
@@ -300,7 +315,7 @@ class Poster:
             return await self._own_thread(match, channel)
         return channel
 
-    async def _posting_channel(self, match: MatchLike) -> discord.abc.Messageable:
+    async def _posting_channel(self, match: MatchRecord) -> discord.abc.Messageable:
         """The channel the match is stored to post in, as it is."""
         if match.channel_id is None:
             raise PermanentDeliveryError(f"match {match.id} has no channel")
@@ -316,7 +331,7 @@ class Poster:
         return channel
 
     async def _own_thread(
-        self, match: MatchLike, channel: discord.TextChannel
+        self, match: MatchRecord, channel: discord.TextChannel
     ) -> discord.abc.Messageable:
         """The match's own thread in `channel`, opened and stored as its channel when needed.
 
@@ -362,7 +377,9 @@ class Poster:
             log.info("match %s posts in its thread %s from now on", match.id, thread.id)
             return thread
 
-    def _left_thread(self, match: MatchLike, channel: discord.TextChannel) -> discord.Thread | None:
+    def _left_thread(
+        self, match: MatchRecord, channel: discord.TextChannel
+    ) -> discord.Thread | None:
         """An active thread this bot opened for the match earlier, its move not stored."""
         me = self.bot.user
         prefix = f"Match #{match.id}:"
@@ -375,7 +392,9 @@ class Poster:
             None,
         )
 
-    async def _open_thread(self, match: MatchLike, channel: discord.TextChannel) -> discord.Thread:
+    async def _open_thread(
+        self, match: MatchRecord, channel: discord.TextChannel
+    ) -> discord.Thread:
         names = [
             await self.name_of(seat.player_id) if seat.player_id else "open seat"
             for seat in match.seats
@@ -390,7 +409,7 @@ class Poster:
             auto_archive_duration=THREAD_MINUTES,
         )
 
-    async def _add_players(self, thread: discord.Thread, match: MatchLike) -> None:
+    async def _add_players(self, thread: discord.Thread, match: MatchRecord) -> None:
         for seat in match.seats:
             if seat.player_id is None or is_computer(seat.player_id):
                 continue
@@ -429,7 +448,7 @@ class Poster:
         self.runtime.names[player_id] = user.display_name
         return user.display_name
 
-    async def side_names(self, match: MatchLike) -> dict[str, str]:
+    async def side_names(self, match: MatchRecord) -> dict[str, str]:
         return {
             str(seat.side): await self.name_of(seat.player_id) for seat in match.seats if seat.side
         }
@@ -442,26 +461,28 @@ class Poster:
         embed.set_footer(text=clip(text, 2048))
         return embed
 
-    def _simple(self, text: Callable[[Item], str]) -> Callable[[Item], Awaitable[str]]:
-        async def post(item: Item) -> str:
-            match = await self.runtime.matches.get_match(item.match_id)
+    def _simple(self, text: Callable[[A], str]) -> Callable[[Item, A], Awaitable[str]]:
+        """A post in the match's channel that is `text` of the announcement."""
+
+        async def post(item: Item, told: A) -> str:
+            match = await self._match_of(told)
             channel = await self._channel(match)
-            embed = discord.Embed(description=text(item))
+            embed = discord.Embed(description=text(told))
             message = await channel.send(embed=self._keyed(embed, item, f"match #{match.id}"))
             return str(message.id)
 
         return post
 
     def _and_sheets(
-        self, post: Callable[[Item], Awaitable[str]]
-    ) -> Callable[[Item], Awaitable[str]]:
+        self, post: Callable[[Item, A], Awaitable[str]]
+    ) -> Callable[[Item, A], Awaitable[str]]:
         """``post``, then the players' DM sheets of the turn shown anew: a pause, a resume or an
         extension moves the deadline each of them shows (and locks or unlocks the menus)."""
 
-        async def post_and_refresh(item: Item) -> str:
-            ref = await post(item)
-            match = await self.runtime.matches.get_match(item.match_id)
-            if match.status not in ("active", "paused"):
+        async def post_and_refresh(item: Item, told: A) -> str:
+            ref = await post(item, told)
+            match = await self._match_of(told)
+            if match.status not in (MatchStatus.ACTIVE, MatchStatus.PAUSED):
                 return ref
             for seat in match.seats:
                 if seat.player_id is None or is_computer(seat.player_id):
@@ -473,15 +494,16 @@ class Poster:
         return post_and_refresh
 
     def _and_closed(
-        self, post: Callable[[Item], Awaitable[str]]
-    ) -> Callable[[Item], Awaitable[str]]:
+        self, post: Callable[[Item, A], Awaitable[str]]
+    ) -> Callable[[Item, A], Awaitable[str]]:
         """``post``, then the match's first post loses its Join button: the seat is taken (or
         the match is gone), and a button that can only refuse is a trap."""
 
-        async def post_and_close(item: Item) -> str:
-            ref = await post(item)
-            match = await self.runtime.matches.get_match(item.match_id)
-            for _created, message_id in await self.runtime.outbox.posted(match.id, "match_created"):
+        async def post_and_close(item: Item, told: A) -> str:
+            ref = await post(item, told)
+            match = await self._match_of(told)
+            posted = await self.runtime.outbox.posted(match.id, MatchCreated.kind)
+            for _created, message_id in posted:
                 with contextlib.suppress(discord.HTTPException):
                     channel = await self._channel(match)
                     first = await channel.fetch_message(message_id)
@@ -490,14 +512,19 @@ class Poster:
 
         return post_and_close
 
-    async def _match_created(self, item: Item) -> str:
-        match = await self.runtime.matches.get_match(item.match_id)
+    async def _match_of(self, told: Any) -> MatchRecord:
+        """The match a match announcement is about, as it is now."""
+        match_id: int = told.match_id
+        return await self.runtime.matches.get_match(match_id)
+
+    async def _match_created(self, item: Item, told: MatchCreated) -> str:
+        match = await self._match_of(told)
         channel = await self._channel(match)
-        opponent = item.payload.get("opponent_id")
+        opponent = told.opponent_id
         embed = discord.Embed(
             title=f"Match #{match.id}",
             description=(
-                f"**{await self.name_of(item.payload.get('creator_id'))}** challenges "
+                f"**{await self.name_of(told.creator_id)}** challenges "
                 + (f"**{await self.name_of(opponent)}**" if opponent else "anyone")
                 + f".\nRuleset {match.ruleset}, realm {match.realm}, "
                 f"{_duration(match.turn_seconds)} per turn; {_absence_rules(match)}."
@@ -508,8 +535,8 @@ class Poster:
         message = await channel.send(embed=self._keyed(embed, item), view=view)
         return str(message.id)
 
-    async def _match_started(self, item: Item) -> str:
-        match, view = await self.runtime.view(item.match_id, None)
+    async def _match_started(self, item: Item, told: MatchStarted) -> str:
+        match, view = await self.runtime.view(told.match_id, None)
         channel = await self._channel(match)
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, self.runtime.state_doc(match), None, names)
@@ -521,7 +548,7 @@ class Poster:
             title=f"Match #{match.id} begins",
             description=(
                 f"{sides}\nInitiative: {side_name(str(view.initiative))}. Turn 1 deadline: "
-                f"{timestamp(item.payload.get('deadline_at'))}.\nEach player gets an order sheet "
+                f"{timestamp(told.deadline_at)}.\nEach player gets an order sheet "
                 "by DM; `/orders` here opens it too."
             ),
         )
@@ -532,10 +559,10 @@ class Poster:
         )
         return str(message.id)
 
-    async def _order_sheet(self, item: Item) -> str:
-        player_id = str(item.recipient)
-        match = await self.runtime.matches.get_match(item.match_id)
-        if match.status not in ("active", "paused") or match.turn != item.payload.get("turn"):
+    async def _order_sheet(self, item: Item, told: OrderSheet) -> str:
+        player_id = told.player_id
+        match = await self._match_of(told)
+        if match.status not in (MatchStatus.ACTIVE, MatchStatus.PAUSED) or match.turn != told.turn:
             return "stale"
         sheet = await load_sheet(self.runtime, match.id, player_id)
         key = (match.id, player_id)
@@ -566,7 +593,7 @@ class Poster:
             view=sheet_view(self.runtime, sheet),
         )
 
-    async def _dms_closed(self, match: MatchLike, player_id: str) -> None:
+    async def _dms_closed(self, match: MatchRecord, player_id: str) -> None:
         """Tell the player once, in the thread, to use /orders there."""
         self.runtime.dm_closed.add((match.id, player_id))
         channel = await self._channel(match)
@@ -588,19 +615,19 @@ class Poster:
             allowed_mentions=discord.AllowedMentions(users=True),
         )
 
-    async def _reminder(self, item: Item) -> str:
-        player_id = str(item.recipient)
-        match = await self.runtime.matches.get_match(item.match_id)
-        if match.status != "active" or match.turn != item.payload.get("turn"):
+    async def _reminder(self, item: Item, told: Reminder) -> str:
+        player_id = told.player_id
+        match = await self._match_of(told)
+        if match.status != MatchStatus.ACTIVE or match.turn != told.turn:
             return "stale"
         given = (
             "Your orders are given but not confirmed"
-            if item.payload.get("has_orders")
+            if told.has_orders
             else ("You have given no orders yet")
         )
         embed = discord.Embed(
             title=f"Match #{match.id}, turn {match.turn}",
-            description=f"{given}; the deadline is {timestamp(item.payload.get('deadline_at'))}.",
+            description=f"{given}; the deadline is {timestamp(told.deadline_at)}.",
         )
         self._keyed(embed, item)
         if (match.id, player_id) not in self.runtime.dm_closed:
@@ -622,9 +649,9 @@ class Poster:
         )
         return str(message.id)
 
-    async def _turn_resolved(self, item: Item) -> str:
-        turn = int(item.payload["turn"])
-        match = await self.runtime.matches.get_match(item.match_id)
+    async def _turn_resolved(self, item: Item, told: TurnResolved) -> str:
+        turn = told.turn
+        match = await self._match_of(told)
         record = await self.runtime.matches.history(match.id, turn)
         before: dict[str, Any] | None
         if turn > 1:
@@ -641,17 +668,13 @@ class Poster:
             description="\n".join(summary),
         )
         cause = "both players confirmed" if record.cause == "confirmed" else "the deadline passed"
-        no_shows = item.payload.get("no_shows") or []
         absent = ", ".join(
-            f"{side_name(n.get('side'))} ({names.get(str(n.get('side')), '?')})" for n in no_shows
+            f"{side_name(n.side)} ({names.get(str(n.side), '?')})" for n in told.no_shows
         )
         add_field_safely(embed, "Why now", cause + (f"; no orders from {absent}" if absent else ""))
-        next_turn = item.payload.get("next_turn")
-        if next_turn is not None:
+        if told.next_turn is not None:
             add_field_safely(
-                embed,
-                "Next",
-                f"turn {next_turn}, deadline {timestamp(item.payload.get('deadline_at'))}",
+                embed, "Next", f"turn {told.next_turn}, deadline {timestamp(told.deadline_at)}"
             )
         self._keyed(embed, item)
         files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
@@ -674,11 +697,11 @@ class Poster:
         message = await channel.send(embeds=embeds, files=files)
         return str(message.id)
 
-    async def _match_ended(self, item: Item) -> str:
-        match = await self.runtime.matches.get_match(item.match_id, with_state=True)
+    async def _match_ended(self, item: Item, told: MatchOver) -> str:
+        match = await self.runtime.matches.get_match(told.match_id, with_state=True)
         names = await self.side_names(match)
-        winner = item.payload.get("winner")
-        reason = item.payload.get("reason") or match.end_reason or "the game ended"
+        winner = told.winner
+        reason = told.reason or match.end_reason or "the game ended"
         if winner:
             result = f"**{side_name(winner)}** ({names.get(winner, '?')}) wins"
         else:
@@ -701,7 +724,7 @@ class Poster:
         message = await channel.send(embed=embed, files=files)
         return str(message.id)
 
-    async def _replay(self, match: MatchLike, names: dict[str, str]) -> bytes | None:
+    async def _replay(self, match: MatchRecord, names: dict[str, str]) -> bytes | None:
         records = await self.runtime.matches.turns(match.id)
         full = await self.runtime.matches.get_match(match.id, with_state=True)
         initial = getattr(full, "initial_state", None)
@@ -712,7 +735,21 @@ class Poster:
         return await self.runtime.compute(draw_replay, frames, names)
 
 
-def _absence_rules(match: MatchLike) -> str:
+def _grace_text(told: Grace) -> str:
+    return (
+        f"{side_name(told.side)} ({mention(told.player_id)}) gave no orders; the deadline moves "
+        f"once, to {timestamp(told.deadline_at)}."
+    )
+
+
+def _extended_text(told: Extended) -> str:
+    text = f"A moderator extended turn {told.turn} by {_duration(told.seconds)}"
+    if told.deadline_at:
+        return text + f"; the deadline is now {timestamp(told.deadline_at)}."
+    return text + "."
+
+
+def _absence_rules(match: MatchRecord) -> str:
     """What missing a deadline costs in this match, in a few words."""
     limit = match.no_show_limit
     text = (

@@ -11,10 +11,10 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord.ext import commands
@@ -29,6 +29,7 @@ from engine.view import PlayerView, view_for
 from render.board import render_board
 from render.replay import render_replay
 from render.sheet import render_order_sheet
+from service import MatchRecord, MatchStatus, SeatRecord
 from service.decks import DeckService
 from service.errors import NotYourMatchError, WrongStateError
 from service.matches import MatchService, computer_level
@@ -43,56 +44,8 @@ STATE_CACHE_SIZE = 512
 T = TypeVar("T")
 
 
-class SeatLike(Protocol):
-    @property
-    def seat(self) -> int: ...
-    @property
-    def player_id(self) -> str | None: ...
-    @property
-    def side(self) -> str | None: ...
-    @property
-    def house(self) -> str | None: ...
-    @property
-    def deck_id(self) -> int | None: ...
-
-
-class MatchLike(Protocol):
-    """The fields of a match record the cogs read."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def guild_id(self) -> str | None: ...
-    @property
-    def channel_id(self) -> str | None: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def deadline_at(self) -> int | None: ...
-    @property
-    def ruleset(self) -> str: ...
-    @property
-    def realm(self) -> str: ...
-    @property
-    def turn_seconds(self) -> int: ...
-    @property
-    def no_show_limit(self) -> int: ...
-    @property
-    def grace_seconds(self) -> int: ...
-    @property
-    def winner(self) -> str | None: ...
-    @property
-    def result(self) -> str | None: ...
-    @property
-    def end_reason(self) -> str | None: ...
-    @property
-    def created_by(self) -> str: ...
-    @property
-    def seats(self) -> Sequence[SeatLike]: ...
-    @property
-    def state(self) -> dict[str, Any] | None: ...
+# The match record, by the name the cogs read it under.
+MatchLike = MatchRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,12 +136,8 @@ def draw_replay(
     return render_replay(views, names=names)
 
 
-def seat_of(match: MatchLike, player_id: str) -> SeatLike | None:
+def seat_of(match: MatchRecord, player_id: str) -> SeatRecord | None:
     return next((s for s in match.seats if s.player_id == player_id), None)
-
-
-def player_for_side(match: MatchLike, side: str) -> str | None:
-    return next((s.player_id for s in match.seats if s.side == side), None)
 
 
 @dataclass
@@ -255,19 +204,19 @@ class Runtime:
         """Held while one of the player's changes of orders for the match reads and writes."""
         return self._order_locks.setdefault((match_id, player_id), asyncio.Lock())
 
-    def _state_key(self, match: MatchLike) -> tuple[int, int, bool]:
+    def _state_key(self, match: MatchRecord) -> tuple[int, int, bool]:
         # Within a turn only the end of the match (a concession, a draw) changes the state.
-        return (match.id, match.turn, match.status == "ended")
+        return (match.id, match.turn, match.status == MatchStatus.ENDED)
 
-    def state_of(self, match: MatchLike) -> GameState:
+    def state_of(self, match: MatchRecord) -> GameState:
         """The match's current state; ``match`` must carry it unless it is cached."""
         return self._cached(match)[1]
 
-    def state_doc(self, match: MatchLike) -> dict[str, Any]:
+    def state_doc(self, match: MatchRecord) -> dict[str, Any]:
         """The same state as its stored document (what worker processes are given)."""
         return self._cached(match)[0]
 
-    def _cached(self, match: MatchLike) -> tuple[dict[str, Any], GameState]:
+    def _cached(self, match: MatchRecord) -> tuple[dict[str, Any], GameState]:
         key = self._state_key(match)
         cached = self._states.get(key)
         if cached is not None:
@@ -281,7 +230,7 @@ class Runtime:
             self._states.popitem(last=False)
         return entry
 
-    async def view(self, match_id: int, player_id: str | None) -> tuple[MatchLike, PlayerView]:
+    async def view(self, match_id: int, player_id: str | None) -> tuple[MatchRecord, PlayerView]:
         """The match and ``player_id``'s view of it (None: the public view of a spectator)."""
         match = await self.matches.get_match(match_id)
         side: Side | None = None
@@ -290,18 +239,18 @@ class Runtime:
             if seat is None:
                 raise NotYourMatchError(f"You are not playing in match #{match_id}.")
             side = Side(seat.side) if seat.side else None
-        if match.status == "open":
+        if match.status == MatchStatus.OPEN:
             raise WrongStateError(
                 f"Match #{match_id} has not begun yet: it starts once both seats are taken."
             )
-        if match.status == "cancelled":
+        if match.status == MatchStatus.CANCELLED:
             raise WrongStateError(f"Match #{match_id} was cancelled before it began.")
         if self._state_key(match) not in self._states:
             # The state document is large: read it once per turn, not once per click.
             match = await self.matches.get_match(match_id, with_state=True)
         return match, view_for(self.state_of(match), side, self.content)
 
-    async def legal(self, match: MatchLike, side: str) -> Legal:
+    async def legal(self, match: MatchRecord, side: str) -> Legal:
         """``side``'s legal orders in the match's current turn, computed once per turn."""
         key = (match.id, match.turn, side)
         cached = self._legal.get(key)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.content import load_content
 from engine.orders import Orders, Problem, validate_orders
-from engine.report import TurnReport
 from engine.setup import MatchConfig, new_game
 from engine.state import GameState, Side
 from engine.turn import agree_draw, concede, resolve_turn
@@ -26,8 +26,8 @@ def start_game(
     realm: str,
     board: str,
     symmetric: bool,
-    houses: Mapping[str, str],
-    decks: Mapping[str, Sequence[str]],
+    houses: Mapping[Side, str],
+    decks: Mapping[Side, Sequence[str]],
 ) -> tuple[JsonDict, JsonDict]:
     """The configuration record and the opening state."""
     config = MatchConfig(
@@ -36,18 +36,18 @@ def start_game(
         realm=realm,
         board=board,
         symmetric=symmetric,
-        houses={Side(s): h for s, h in houses.items()},
-        decks={Side(s): list(d) for s, d in decks.items()},
+        houses=dict(houses),
+        decks={s: list(d) for s, d in decks.items()},
     )
-    state = new_game(config)
+    state = new_game(config, load_content())
     config_doc: JsonDict = {
         "seed": seed,
         "ruleset": ruleset,
         "realm": realm,
         "board": board,
         "symmetric": symmetric,
-        "houses": dict(houses),
-        "decks": {s: list(d) for s, d in decks.items()},
+        "houses": {str(s): h for s, h in houses.items()},
+        "decks": {str(s): list(d) for s, d in decks.items()},
     }
     return config_doc, state.to_dict()
 
@@ -57,7 +57,7 @@ def parse_orders(doc: Mapping[str, Any]) -> Orders:
 
 
 def check_orders(state_doc: Mapping[str, Any], side: str, orders: Orders) -> list[Problem]:
-    return validate_orders(GameState.from_dict(state_doc), Side(side), orders)
+    return validate_orders(GameState.from_dict(state_doc), Side(side), orders, load_content())
 
 
 def resolve(
@@ -71,7 +71,7 @@ def resolve(
     }
     for side in SIDES:
         orders.setdefault(Side(side), Orders())
-    new_state, report = resolve_turn(state, orders)
+    new_state, report = resolve_turn(state, orders, content=load_content())
     return new_state.to_dict(), report.to_dict()
 
 
@@ -96,7 +96,3 @@ def outcome(state_doc: Mapping[str, Any]) -> tuple[str | None, str | None]:
     if not result:
         return None, None
     return result.get("winner"), str(result.get("reason"))
-
-
-def report_result(report_doc: Mapping[str, Any]) -> TurnReport:
-    return TurnReport.from_dict(report_doc)

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from engine.state import Side
 from service import engine_bridge as eb
 from storage import MatchRecord, TurnRecord
 
@@ -101,8 +102,8 @@ def replay(doc: Mapping[str, Any]) -> dict[str, Any]:
         realm=config["realm"],
         board=config["board"],
         symmetric=config["symmetric"],
-        houses=config["houses"],
-        decks=config["decks"],
+        houses={Side(s): h for s, h in config["houses"].items()},
+        decks={Side(s): d for s, d in config["decks"].items()},
     )
     if state != doc["initial_state"]:
         raise ReplayMismatchError("the opening state differs from the recorded one")

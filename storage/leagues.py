@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from storage.db import Row
+from storage.records import LeagueStatus, MatchStatus
 from storage.store import Session
 
 # --- records ----------------------------------------------------------------------------------
@@ -28,7 +29,7 @@ class LeagueRecord:
     channel_id: str | None
     name: str
     created_by: str
-    status: str
+    status: LeagueStatus
     format: str
     rounds: int
     round_seconds: int
@@ -130,7 +131,7 @@ class LinkedMatch:
     """A league game still without a result, with what its match says now."""
 
     game: LeagueGameRecord
-    status: str
+    status: MatchStatus
     winner: str | None
     end_reason: str | None
     turns: int
@@ -199,7 +200,9 @@ def _build(cls: Any, row: Row) -> Any:
 
 def _league(row: Row) -> LeagueRecord:
     record: LeagueRecord = _build(LeagueRecord, row)
-    return replace(record, start_chosen=bool(record.start_chosen))
+    return replace(
+        record, status=LeagueStatus(record.status), start_chosen=bool(record.start_chosen)
+    )
 
 
 def _player(row: Row) -> LeaguePlayerRecord:
@@ -578,7 +581,7 @@ class LeagueQueries:
         return [
             LinkedMatch(
                 game=_game(r),
-                status=r["m_status"],
+                status=MatchStatus(r["m_status"]),
                 winner=r["m_winner"],
                 end_reason=r["m_end_reason"],
                 turns=int(r["m_turns"]),

@@ -3,9 +3,54 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, Protocol
+
+from engine.state import Side
 
 JsonDict = dict[str, Any]
+
+
+class MatchStatus(StrEnum):
+    """Where a match is in its life: open (seats and decks), active, paused, ended, cancelled
+    (withdrawn before it started)."""
+
+    OPEN = "open"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    ENDED = "ended"
+    CANCELLED = "cancelled"
+
+
+class LeagueStatus(StrEnum):
+    """Where a league season is: sign-up, running, ended, cancelled (ended before it began)."""
+
+    SIGNUP = "signup"
+    RUNNING = "running"
+    ENDED = "ended"
+    CANCELLED = "cancelled"
+
+
+class OutboxStatus(StrEnum):
+    """An outbox row waits (pending), was delivered (done), or was given up on (dead)."""
+
+    PENDING = "pending"
+    DONE = "done"
+    DEAD = "dead"
+
+
+class OutboxEntry(Protocol):
+    """An announcement to queue (the service's `service.announcements` classes): its kind, its
+    unique key, the match it is posted in order with, its one recipient, and its payload."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def outbox_match_id(self) -> int | None: ...
+    @property
+    def recipient(self) -> str | None: ...
+    def key(self) -> str: ...
+    def to_payload(self) -> JsonDict: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +69,7 @@ class SeatRecord:
     match_id: int
     seat: int
     player_id: str | None
-    side: str | None
+    side: Side | None
     deck_id: int | None
     house: str | None
     spells: tuple[str, ...] | None
@@ -52,7 +97,7 @@ class MatchRecord:
     no_show_limit: int
     grace_seconds: int
     reminders: tuple[int, ...]
-    status: str
+    status: MatchStatus
     turn: int
     deadline_at: int | None
     paused_remaining_ms: int | None
@@ -115,7 +160,7 @@ class OutboxRecord:
     kind: str
     recipient: str | None
     payload: JsonDict
-    status: str
+    status: OutboxStatus
     attempts: int
     available_at: int
     claimed_by: str | None

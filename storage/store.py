@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from engine.state import Side
 from storage.db import Database, Row, Tx, open_database
 from storage.migrate import migrate
 from storage.records import (
@@ -19,8 +20,11 @@ from storage.records import (
     DueMatch,
     JsonDict,
     MatchRecord,
+    MatchStatus,
     OrdersRecord,
+    OutboxEntry,
     OutboxRecord,
+    OutboxStatus,
     PendingDeadline,
     SeatRecord,
     TurnRecord,
@@ -81,7 +85,7 @@ def _seat(row: Row) -> SeatRecord:
         match_id=row["match_id"],
         seat=row["seat"],
         player_id=row["player_id"],
-        side=row["side"],
+        side=None if row["side"] is None else Side(row["side"]),
         deck_id=row["deck_id"],
         house=row["house"],
         spells=None if spells is None else tuple(spells),
@@ -107,7 +111,7 @@ def _match(row: Row, seats: Sequence[SeatRecord]) -> MatchRecord:
         no_show_limit=row["no_show_limit"],
         grace_seconds=row["grace_seconds"],
         reminders=tuple(json.loads(row["reminders"])),
-        status=row["status"],
+        status=MatchStatus(row["status"]),
         turn=row["turn"],
         deadline_at=row["deadline_at"],
         paused_remaining_ms=row["paused_remaining_ms"],
@@ -148,7 +152,7 @@ def _outbox(row: Row) -> OutboxRecord:
         kind=row["kind"],
         recipient=row["recipient"],
         payload=json.loads(row["payload"]),
-        status=row["status"],
+        status=OutboxStatus(row["status"]),
         attempts=row["attempts"],
         available_at=row["available_at"],
         claimed_by=row["claimed_by"],
@@ -614,26 +618,17 @@ class Session:
 
     # --- outbox -----------------------------------------------------------------------------
 
-    async def add_outbox(
-        self,
-        key: str,
-        *,
-        match_id: int | None,
-        kind: str,
-        recipient: str | None,
-        payload: JsonDict,
-        now: int,
-    ) -> bool:
+    async def add_outbox(self, entry: OutboxEntry, *, now: int) -> bool:
         """Queue an announcement; False when one with the same key exists already."""
         count = await self.tx.execute(
             "INSERT INTO outbox (key, match_id, kind, recipient, payload, status, attempts, "
             "available_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?) "
             "ON CONFLICT (key) DO NOTHING",
-            key,
-            match_id,
-            kind,
-            recipient,
-            _dumps(payload),
+            entry.key(),
+            entry.outbox_match_id,
+            entry.kind,
+            entry.recipient,
+            _dumps(entry.to_payload()),
             now,
             now,
         )

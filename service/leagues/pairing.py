@@ -22,6 +22,10 @@ Swiss, in the order the rules are applied (docs/leagues.md says the same for pla
    pairing of the round can keep them are they relaxed, and the explanation says so.
 
 Every step tries its options in a fixed order, so equal inputs always give equal pairings.
+
+The module is long because it is one pure algorithm with its explanation: the rules above, the
+backtracking that applies them, and the text that says why; splitting it would scatter one
+search across files.
 """
 
 from __future__ import annotations

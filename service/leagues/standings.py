@@ -16,8 +16,9 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from service.leagues.records import (
     Bye,
@@ -87,6 +88,13 @@ class Standings:
             }
             for r in self.rows
         )
+
+    @classmethod
+    def from_records(cls, through_round: int, records: Sequence[Mapping[str, Any]]) -> Standings:
+        """The standings `to_records()` gave (as stored in an announcement)."""
+        names = StandingRow.__dataclass_fields__
+        rows: list[dict[str, Any]] = [{name: r.get(name) for name in names} for r in records]
+        return cls(through_round, tuple(StandingRow(**row) for row in rows))
 
     def to_text(self, name_width: int = 18, heading: str | None = None) -> str:
         """A fixed-width table, for a code block, under `heading` (default: the round)."""

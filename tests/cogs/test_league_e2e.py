@@ -16,7 +16,7 @@ Bram, Cleo beats Esme, Finn has the bye.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
@@ -26,13 +26,13 @@ import pytest
 from discord.ext import commands
 
 from cogs.errors import ErrorHandlingTree
-from cogs.leagues import (
+from cogs.league_posts import (
     LEAGUE_KINDS,
-    LeagueCog,
     deliver_league_item,
     find_league_item,
     message_pieces,
 )
+from cogs.leagues import LeagueCog
 from cogs.runtime import Runtime
 from engine.content import load_content
 from sandbox import Channel, InteractionResult, Sandbox, ScriptedPlayer
@@ -72,8 +72,9 @@ class LeagueBot(commands.Bot):
 class ToSandbox:
     """The poster's part for league rows: other kinds are not this test's business."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: commands.Bot, cog: Callable[[], LeagueCog]) -> None:
         self.bot = bot
+        self.cog = cog
 
     async def find(self, item: OutboxRecord) -> str | None:
         return None
@@ -81,7 +82,7 @@ class ToSandbox:
     async def deliver(self, item: OutboxRecord) -> str:
         if item.kind not in LEAGUE_KINDS:
             return "not-a-league-post"
-        return await deliver_league_item(self.bot, item)
+        return await deliver_league_item(self.bot, item, self.cog().service.summary)
 
 
 @dataclass
@@ -107,7 +108,7 @@ class World:
         return str(self.players[letter].id)
 
     async def post(self) -> None:
-        await self.outbox.drain(ToSandbox(self.bot))
+        await self.outbox.drain(ToSandbox(self.bot, lambda: self.cog))
 
     async def step(self, seconds: float = 0) -> None:
         self.clock.advance(seconds)

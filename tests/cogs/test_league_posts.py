@@ -8,27 +8,26 @@ import asyncio
 import pytest
 
 from bot import MatchBot
-from cogs.leagues import LEAGUE_KINDS, LeagueDeliverer
+from cogs.league_posts import LEAGUE_ANNOUNCEMENTS, LeagueDeliverer
 from cogs.poster import poster_of
 from sandbox import Channel, Message
+from service.announcements import TurnResolved
 from service.clock import to_ms
+from service.leagues.summary import SeasonSummary
 from storage import OutboxRecord
 from tests.cogs.support import TIMEOUT, World, bot_running
+from tests.storage.entries import RawEntry
 
 RETRY_SECONDS = 0.2
 
 
 async def queue(bot: MatchBot, key: str, kind: str, channel: Channel, **extra: str) -> None:
+    """A league row as posts were stored before they carried data: finished text."""
     assert bot.store is not None and bot.runtime is not None
+    payload = {"channel_id": str(channel.id), "text": extra.get("text", "News")}
+    entry = RawEntry(key, kind, payload, recipient=extra.get("recipient"))
     async with bot.store.write() as s:
-        await s.add_outbox(
-            key,
-            match_id=None,
-            kind=kind,
-            recipient=extra.get("recipient"),
-            payload={"channel_id": str(channel.id), "text": extra.get("text", "News")},
-            now=to_ms(bot.clock.now()),
-        )
+        await s.add_outbox(entry, now=to_ms(bot.clock.now()))
     bot.runtime.poke()
 
 
@@ -120,6 +119,20 @@ async def test_a_kind_has_one_deliverer(world: World) -> None:
     async with bot_running(world) as bot:
         poster = poster_of(bot)
         assert poster is not None
-        for kinds in (LEAGUE_KINDS, {"turn_resolved"}):
+        for classes in (LEAGUE_ANNOUNCEMENTS, {TurnResolved}):
             with pytest.raises(ValueError, match="delivers these kinds already"):
-                poster.register(kinds, LeagueDeliverer(bot))
+                poster.register(classes, LeagueDeliverer(bot, no_summary))
+
+
+async def no_summary(league_id: int) -> SeasonSummary:
+    raise AssertionError(f"league {league_id}: no season ends here")
+
+
+async def test_a_row_of_a_kind_no_announcement_reads_is_given_up_at_once(world: World) -> None:
+    async with bot_running(world, outbox_retry_seconds=RETRY_SECONDS) as bot:
+        key = "league:1:pigeon"
+        await queue(bot, key, "carrier_pigeon", world.lobby, text="Coo.")
+        record = await settled(bot, key)
+        assert record.status == "dead" and record.attempts == 1
+        assert "carrier_pigeon" in (record.last_error or "")
+        assert not keyed(world.sandbox.messages(world.lobby), key)

@@ -36,8 +36,8 @@ async def test_a_concession_is_recorded_and_rated_at_once(h: Harness) -> None:
     winner_side = "red" if game.red_id == "pa" else "blue"
     assert game.outcome == (Outcome.RED_WIN if winner_side == "red" else Outcome.BLUE_WIN).value
     assert game.detail == "concession" and game.recorded_at is not None
-    (result,) = await h.outbox("league_result")
-    assert "(concession)" in result.payload["text"]
+    (result,) = await h.texts("league_result")
+    assert "(concession)" in result
     async with h.store.read() as s:
         ratings = {r.player_id: r for r in await LeagueQueries(s).list_ratings(h.guild)}
     assert ratings["pa"].wins == 1 and ratings["pb"].losses == 1

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-import service.leagues.service as league_service
+import service.leagues.step as league_step
 from service.leagues.pairing import RoundPairing, pair_swiss_round, round_robin_round
+from service.leagues.views import Season
 from storage import Session, Store
 from storage.leagues import LeagueQueries
 from tests.service.leagues.harness import DAY, Harness, harness
@@ -77,11 +78,11 @@ async def round_one_played(
         paired.append(result.round_no)
         return result
 
-    monkeypatch.setattr(league_service, "pair_swiss_round", pair_then_interleave)
+    monkeypatch.setattr(league_step, "pair_swiss_round", pair_then_interleave)
     return league_id
 
 
-def round_players(season: league_service.Season, round_no: int) -> set[str]:
+def round_players(season: Season, round_no: int) -> set[str]:
     playing = {p for g in season.games_of(round_no) for p in (g.red_id, g.blue_id)}
     return playing | {b.player_id for b in season.byes if b.round_no == round_no}
 
@@ -151,7 +152,7 @@ async def test_pairing_runs_off_the_event_loop(
         result: RoundPairing = pair(*args, **kwargs)
         return result
 
-    monkeypatch.setattr(league_service, name, slow_pairing)
+    monkeypatch.setattr(league_step, name, slow_pairing)
     league_id = await h.create(format=fmt, round_seconds=DAY)
     await h.sign_up(league_id, "abcd")
     gaps: list[float] = []

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cogs.leagues import profile_text, table_text
 from service.clock import to_ms
 from service.errors import NotAllowedError, NotFoundError, WrongStateError
 from service.leagues.records import Outcome
@@ -21,7 +22,6 @@ from service.leagues.service import (
     LeagueService,
     LeagueSettings,
     StepReport,
-    _seed_with_red_first,
 )
 from service.leagues.timespec import (
     TimeSpecError,
@@ -152,8 +152,8 @@ async def test_signup_window_and_checkin_decide_who_is_entered(h: Harness) -> No
     assert dropped == ["B"]
     season = await h.leagues.season(league_id)
     assert [p.player_id for p in season.players] == ["pa", "pc"]
-    (started_post,) = await h.outbox("league_started")
-    assert "Not checked in, so not entered: B" in started_post.payload["text"]
+    (started_text,) = await h.texts("league_started")
+    assert "Not checked in, so not entered: B" in started_text
     assert league.rounds == 1  # two players: one round of Swiss is all there is
 
 
@@ -223,8 +223,8 @@ async def test_a_scheduled_start_without_players_is_announced_not_retried(h: Har
     league_id = await h.create(starts_at=to_ms(h.clock.now()))
     await h.sign_up(league_id, "a")
     assert (await h.leagues.step()).started == []
-    (notice,) = await h.outbox("league_notice")
-    assert "could not start" in notice.payload["text"]
+    (notice,) = await h.texts("league_notice")
+    assert "could not start" in notice
     assert (await h.leagues.get_league(league_id)).starts_at is None
 
 
@@ -251,7 +251,7 @@ async def test_players_without_a_deck_are_reminded_once_then_forfeit(h: Harness)
     (reminder,) = await h.outbox("league_reminder")
     assert reminder.recipient == "pc" and reminder.payload["match_id"] == other.match_id
     assert (await h.advance(DAY - HOUR - 60)).reminders == 1
-    assert [r.payload["text"].count("forfeited") for r in await h.outbox("league_reminder")] == [
+    assert [text.count("forfeited") for text in await h.texts("league_reminder")] == [
         1,
         1,
     ]
@@ -427,11 +427,18 @@ async def test_an_orphan_match_from_an_interrupted_step_is_adopted(h: Harness) -
     assert again.match_id == game.match_id and report.matches_created == [game.match_id]
 
 
-def test_the_seed_puts_the_creator_on_red() -> None:
-    import random
-
-    for base in range(50):
-        assert random.Random(_seed_with_red_first(base)).randrange(2) == 0
+async def test_a_league_match_puts_the_paired_red_player_on_red_whatever_its_seed(
+    h: Harness,
+) -> None:
+    league_id = await started(h, "abcd", rounds=1)
+    games = await h.games(league_id, 1)
+    assert len(games) == 2
+    for game in games:
+        assert game.match_id is not None
+        match = await h.matches.get_match(game.match_id)
+        assert match.status == "active"
+        assert match.seat_for_side("red").player_id == game.red_id  # type: ignore[union-attr]
+        assert match.seat_for_side("blue").player_id == game.blue_id  # type: ignore[union-attr]
 
 
 # --- ending, views ----------------------------------------------------------------------------
@@ -448,7 +455,8 @@ async def test_ending_early_posts_a_summary_and_ending_in_signup_cancels(h: Harn
     assert summary.champion is not None and summary.champion.player_id == "pa"
     assert (await h.leagues.get_league(league_id)).status == "ended"
     (post,) = await h.outbox("league_ended")
-    assert post.payload["early"] is True and "Season summary: Spring" in post.payload["text"]
+    (text,) = await h.texts("league_ended")
+    assert post.payload["early"] is True and "Season summary: Spring" in text
     with pytest.raises(WrongStateError):
         await h.leagues.end(league_id, by="mod", moderator=True)
 
@@ -461,10 +469,10 @@ async def test_profile_leaderboard_schedule_and_table_rows(h: Harness) -> None:
     assert [(r.rank, r.player_id, r.games) for r in board] == [(1, "pa", 1), (2, "pb", 1)]
     assert board[0].display > board[1].display
     profile = await h.leagues.profile(h.guild, "pa", "A")
-    assert profile.rank == 1 and profile.wins == 1 and "Spring (running)" in profile.to_text()
+    assert profile.rank == 1 and profile.wins == 1 and "Spring (running)" in profile_text(profile)
     newcomer = await h.leagues.profile(h.guild, "nobody", "Nobody")
     assert newcomer.rank is None and newcomer.rating.display == 1000
-    assert "no turns yet" in newcomer.to_text()
+    assert "no turns yet" in profile_text(newcomer)
     schedule = await h.leagues.schedule(league_id)
     assert [(g.round_no, g.result) for g in schedule] == [(1, "1-0"), (1, "bye")] or [
         (g.round_no, g.result) for g in schedule
@@ -472,7 +480,7 @@ async def test_profile_leaderboard_schedule_and_table_rows(h: Harness) -> None:
     table = await h.leagues.standings(league_id)
     assert [r.player_id for r in table.rows] == ["pa", "pc", "pb"]
     assert table.rows[0].rating == board[0].display
-    assert "Standings after round 1" in table.to_text()
+    assert "Standings after round 1" in table_text(table)
 
 
 async def test_the_table_counts_completed_rounds_and_names_the_one_in_progress(
@@ -485,14 +493,14 @@ async def test_the_table_counts_completed_rounds_and_names_the_one_in_progress(
     assert table.standings.through_round == 0
     assert table.label == "before any round is complete; round 1 in progress"
     assert all(r.points == 0 and r.byes == 0 for r in table.standings.rows)
-    assert "Standings before any round is complete; round 1 in progress" in table.to_text()
+    assert "Standings before any round is complete; round 1 in progress" in table_text(table)
     (game,) = await h.games(league_id, 1)
     await h.concede(league_id, 1, game.red_id, game.blue_id)
     await h.advance(DAY)
     assert (await h.leagues.get_league(league_id)).current_round == 2
     table = await h.leagues.standings(league_id)
     assert table.label == "after round 1; round 2 in progress"
-    assert "Standings after round 1; round 2 in progress" in table.to_text()
+    assert "Standings after round 1; round 2 in progress" in table_text(table)
     rows = {r.player_id: r for r in table.standings.rows}
     assert rows[first_bye].byes == 1 and rows[game.red_id].points == 1
     # Round 2's bye (the bye goes to someone else now) waits for the round to be complete.
@@ -617,8 +625,8 @@ async def test_a_round_that_cannot_be_paired_is_reported_once_and_waits(h: Harne
     report = await h.advance(DAY)
     assert report.blocked == [(league_id, 2)] and report.opened == []
     await h.advance(DAY)
-    (notice,) = await h.outbox("league_notice")
-    assert "round 2 cannot be paired" in notice.payload["text"]
+    (notice,) = await h.texts("league_notice")
+    assert "round 2 cannot be paired" in notice
     league = await h.leagues.get_league(league_id)
     assert (league.status, league.current_round) == ("running", 1)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from engine.state import Side
 from service.clock import ManualClock, to_ms
 from service.errors import WrongStateError
 from service.matches import MatchEnded, MatchService
@@ -52,7 +53,7 @@ async def test_a_concession_is_heard_once(service: MatchService, clock: ManualCl
             guild_id=None,
             turn=1,
             result="win",
-            winner="blue",
+            winner=Side.BLUE,
             winner_id=blue,
             reason="concession",
             ended_at=to_ms(clock.now()),

@@ -42,6 +42,20 @@ async def test_a_match_starts_with_colours_drawn_from_its_seed(service: MatchSer
     assert f"match:{match.id}:turn:1:sheet:blue" in keys
 
 
+async def test_colours_given_at_creation_are_kept_whatever_the_seed(
+    service: MatchService,
+) -> None:
+    for seed in range(3):
+        for red_seat in (0, 1):
+            players = (f"a{seed}{red_seat}", f"b{seed}{red_seat}")
+            match = await started_match(service, players, seed=seed, red_seat=red_seat)
+            red = match.seat_for_side("red")
+            assert red is not None and red.seat == red_seat
+            assert match.seats[1 - red_seat].side == "blue"
+    with pytest.raises(WrongStateError):
+        await service.create_match("alice", opponent_id="bob", red_seat=2)
+
+
 async def test_joining_and_starting_refuse_what_they_should(service: MatchService) -> None:
     assert isinstance(service.clock, ManualClock)
     alice_deck, bob_deck = await make_decks(service.store, service.clock, ("alice", "bob"))

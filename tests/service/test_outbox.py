@@ -9,6 +9,7 @@ from service.matches import MatchService
 from service.outbox import Outbox, PermanentDeliveryError
 from storage import OutboxRecord, Store
 from tests.service.matchkit import started_match
+from tests.storage.entries import RawEntry
 
 
 class Crash(BaseException):
@@ -43,7 +44,7 @@ class Channel:
 async def queue(store: Store, *keys: str) -> None:
     async with store.write() as s:
         for key in keys:
-            await s.add_outbox(key, match_id=None, kind="note", recipient=None, payload={}, now=0)
+            await s.add_outbox(RawEntry(key), now=0)
 
 
 async def test_every_row_is_delivered_once(store: Store, clock: ManualClock) -> None:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from storage import ConflictError, Session, Store
 from storage.db import open_database
 from storage.migrate import migrate, migrations_for
+from tests.storage.entries import RawEntry
 
 
 async def new_match(s: Session, *, seed: int = 7, now: int = 1_000) -> int:
@@ -221,12 +222,8 @@ async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
     try:
         async with first.write() as s:
             for i in range(6):
-                assert await s.add_outbox(
-                    f"k{i}", match_id=None, kind="x", recipient=None, payload={"i": i}, now=10
-                )
-            assert not await s.add_outbox(
-                "k0", match_id=None, kind="x", recipient=None, payload={"i": 99}, now=10
-            )
+                assert await s.add_outbox(RawEntry(f"k{i}", "x", {"i": i}), now=10)
+            assert not await s.add_outbox(RawEntry("k0", "x", {"i": 99}), now=10)
 
         async def claim(store: Store, node: str) -> list[int]:
             async with store.write() as s:

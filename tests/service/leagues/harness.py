@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
+from cogs.league_posts import league_text
 from engine.content import load_content
+from service.announcements import LeagueEnded, decode
 from service.clock import ManualClock
 from service.decks import DeckService, check_deck
 from service.leagues.service import LeagueService, LeagueSettings, StepReport
@@ -100,6 +102,17 @@ class Harness:
     async def outbox(self, kind: str | None = None) -> list[OutboxRecord]:
         async with self.store.read() as s:
             return await s.list_outbox(kind=kind)
+
+    async def texts(self, kind: str) -> list[str]:
+        """What the league's announcements of `kind` say, worded as the bot posts them."""
+        out: list[str] = []
+        for row in await self.outbox(kind):
+            told = decode(row)
+            summary = None
+            if isinstance(told, LeagueEnded):
+                summary = await self.leagues.summary(told.league_id)
+            out.append(league_text(told, summary))
+        return out
 
 
 @asynccontextmanager

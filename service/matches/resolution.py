@@ -1,0 +1,377 @@
+"""Resolving turns exactly once: the version check, the lease claims, the batch pipeline.
+
+Every change is one transaction against the database, which is the source of truth. A turn is
+resolved optimistically: read the match at some version, run the engine outside any lock, then
+commit the new state only if the match is still at that version (`update_match(expect_version=)`).
+Order changes and confirmations bump the version, so a resolution computed from stale orders is
+thrown away and redone; the (match, turn) primary key of `turns` is the last guard. Overdue
+matches are claimed with a lease before they are worked on, so two processes sharing a database
+do not both compute the same turn.
+
+Every resolution, one at a time or in a batch, is written by `_write`: the new state, the turn
+record, the seats' no-show counts, and its announcements, in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.state import Side
+from service import engine_bridge as eb
+from service.announcements import Grace, NoShow, TurnResolved
+from service.matches.core import MatchCore, announce_sheets, match_over
+from service.matches.records import ResolvedTurn, gave_nothing, is_computer
+from storage import ConflictError, MatchRecord, OrdersRecord, Session
+from storage.records import JsonDict, MatchStatus, SeatRecord
+
+log = logging.getLogger(__name__)
+
+SIDES = eb.SIDES
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A resolution computed from a match read at `version`, ready to commit."""
+
+    match: MatchRecord
+    version: int
+    cause: str
+    orders: dict[str, JsonDict | None]
+    no_show_sides: tuple[str, ...]
+    new_state: JsonDict
+    report: JsonDict
+
+
+@dataclass(frozen=True, slots=True)
+class _Final:
+    """A planned resolution with its consequences: no-show counts, forfeit, next deadline."""
+
+    plan: _Plan
+    state: JsonDict
+    counts: dict[str, int]
+    winner: str | None
+    end_reason: str | None
+    next_turn: int | None
+    deadline: int | None
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Claimed matches whose resolutions are being computed."""
+
+    jobs: list[tuple[MatchRecord, dict[str, OrdersRecord], str]]
+    results: asyncio.Future[list[tuple[JsonDict, JsonDict]]]
+
+
+def _order_docs(orders: Mapping[str, OrdersRecord]) -> dict[str, JsonDict | None]:
+    return {side: (orders[side].orders if side in orders else None) for side in SIDES}
+
+
+def _cause(match: MatchRecord, orders: Mapping[str, OrdersRecord], now: int) -> str | None:
+    if match.status != MatchStatus.ACTIVE or match.state is None:
+        return None
+    if all(side in orders and orders[side].confirmed for side in SIDES):
+        return "confirmed"
+    if match.deadline_at is not None and match.deadline_at <= now:
+        return "deadline"
+    return None
+
+
+def _graced(match: MatchRecord, orders: Mapping[str, OrdersRecord]) -> list[SeatRecord]:
+    """Seats whose once-per-match grace extends this deadline."""
+    if match.grace_seconds <= 0:
+        return []
+    return [
+        seat
+        for seat in match.seats
+        if seat.side is not None and not seat.grace_used and gave_nothing(orders.get(seat.side))
+    ]
+
+
+def _plan(
+    match: MatchRecord,
+    orders: Mapping[str, OrdersRecord],
+    cause: str,
+    new_state: JsonDict,
+    report: JsonDict,
+) -> _Plan:
+    computers = {s.side for s in match.seats if is_computer(s.player_id)}
+    no_shows = tuple(
+        side for side in SIDES if side not in computers and gave_nothing(orders.get(side))
+    )
+    return _Plan(match, match.version, cause, _order_docs(orders), no_shows, new_state, report)
+
+
+def _finalise(plan: _Plan, now: int) -> _Final:
+    """Everything a resolution writes, decided before the write transaction opens."""
+    match = plan.match
+    state = plan.new_state
+    counts = {
+        str(seat.side): (seat.no_shows + 1 if seat.side in plan.no_show_sides else 0)
+        for seat in match.seats
+        if seat.side is not None
+    }
+    end_reason: str | None = None
+    winner, reason = eb.outcome(state)
+    if reason is None and match.no_show_limit > 0:
+        forfeits = [side for side, n in counts.items() if n >= match.no_show_limit]
+        if len(forfeits) == 2:
+            state = eb.end_by_agreement(state)
+            end_reason = "abandoned"
+        elif forfeits:
+            state = eb.end_by_concession(state, forfeits[0])
+            end_reason = "forfeit"
+        winner, reason = eb.outcome(state)
+    over = reason is not None
+    next_turn = None if over else int(state["turn"])
+    deadline = None if over else now + match.turn_seconds * 1000
+    return _Final(plan, state, counts, winner, end_reason or reason, next_turn, deadline)
+
+
+class Resolver:
+    def __init__(self, core: MatchCore, turn_opened: Callable[[int], Awaitable[None]]) -> None:
+        self.core = core
+        # Called with the match id once a turn opens (the computer seats give their orders).
+        self.turn_opened = turn_opened
+
+    async def resolve_match(self, match_id: int) -> ResolvedTurn | None:
+        """Resolve the current turn if it is due (both confirmed, or deadline passed).
+
+        Safe to call from anywhere at any time: at most one caller commits each turn."""
+        for _attempt in range(20):
+            now = self.core.now_ms()
+            async with self.core.store.read() as s:
+                match = await s.get_match(match_id, with_state=True)
+                if match is None:
+                    return None
+                orders = await s.get_orders(match_id, match.turn)
+            cause = _cause(match, orders, now)
+            if cause is None:
+                return None
+            if cause == "deadline" and _graced(match, orders):
+                if await self._grant_grace(match, orders, now):
+                    return None
+                continue
+            assert match.state is not None
+            docs = _order_docs(orders)
+            new_state, report = await self.core.compute(eb.resolve, match.state, docs)
+            result = await self._commit(_plan(match, orders, cause, new_state, report), now)
+            if result is not None:
+                return result
+        raise RuntimeError(f"match {match_id}: the turn kept changing while being resolved")
+
+    async def _grant_grace(
+        self, match: MatchRecord, orders: Mapping[str, OrdersRecord], now: int
+    ) -> bool:
+        seats = _graced(match, orders)
+        assert match.deadline_at is not None
+        deadline = max(match.deadline_at, now) + match.grace_seconds * 1000
+        async with self.core.store.write() as s:
+            if not await s.update_match(
+                match.id,
+                expect_version=match.version,
+                deadline_at=deadline,
+                claimed_by=None,
+                claimed_until=None,
+            ):
+                return False
+            for seat in seats:
+                assert seat.side is not None
+                await s.update_seat(match.id, seat.seat, grace_used=True)
+                grace = Grace(match.id, match.turn, Side(seat.side), seat.player_id, deadline)
+                await s.add_outbox(grace, now=now)
+        self.core.notify(match, deadline)
+        return True
+
+    async def _after_resolution(self, match: MatchRecord, result: ResolvedTurn, now: int) -> None:
+        self.core.notify(match, result.deadline_at)
+        if not result.ended:
+            await self.turn_opened(match.id)
+        else:
+            assert result.end_reason is not None
+            await self.core.tell_ended(
+                self.core.ending(match, result.turn, result.winner, result.end_reason, now)
+            )
+
+    async def _commit(self, plan: _Plan, now: int) -> ResolvedTurn | None:
+        """Write one resolution; None when the match moved on since it was read."""
+        final = _finalise(plan, now)
+        async with self.core.store.write() as s:
+            result = await self._write(s, final, now)
+        if result is not None:
+            await self._after_resolution(plan.match, result, now)
+        return result
+
+    async def _commit_many(self, plans: Sequence[_Plan], now: int) -> list[ResolvedTurn | None]:
+        """Write a batch of resolutions in one transaction (one commit for the batch); each
+        still goes through its own version check, so a stale one is skipped, not written."""
+        finals = [_finalise(plan, now) for plan in plans]
+        async with self.core.store.write() as s:
+            results = [await self._write(s, final, now) for final in finals]
+        for plan, result in zip(plans, results, strict=True):
+            if result is not None:
+                await self._after_resolution(plan.match, result, now)
+        return results
+
+    async def _write(self, s: Session, final: _Final, now: int) -> ResolvedTurn | None:
+        """Write one resolution in `s`; None when the version check finds the match changed."""
+        plan = final.plan
+        match = plan.match
+        over = final.next_turn is None
+        fields: dict[str, Any] = {
+            "state": final.state,
+            "turn": match.turn if final.next_turn is None else final.next_turn,
+            "deadline_at": final.deadline,
+            "claimed_by": None,
+            "claimed_until": None,
+            "draw_offer_side": None,
+        }
+        if over:
+            fields.update(
+                status=MatchStatus.ENDED,
+                result="draw" if final.winner is None else "win",
+                winner=final.winner,
+                end_reason=final.end_reason,
+                ended_at=now,
+            )
+        if not await s.update_match(match.id, expect_version=plan.version, **fields):
+            return None
+        try:
+            await s.insert_turn(
+                match.id,
+                match.turn,
+                orders=plan.orders,
+                report=plan.report,
+                state=final.state,
+                no_shows=plan.no_show_sides,
+                cause=plan.cause,
+                now=now,
+                node=self.core.node_id,
+            )
+        except ConflictError:
+            # Unreachable while every writer goes through the version check; refusing is
+            # still better than a second report for one turn.
+            log.error("match %s turn %s was already resolved", match.id, match.turn)
+            raise
+        for seat in match.seats:
+            if seat.side is None:
+                continue
+            gave = seat.side not in plan.no_show_sides
+            await s.update_seat(
+                match.id,
+                seat.seat,
+                no_shows=final.counts[seat.side],
+                turns_with_orders=seat.turns_with_orders + (1 if gave else 0),
+            )
+        seat_by_side = {str(seat.side): seat for seat in match.seats}
+        no_shows = tuple(
+            NoShow(Side(side), seat_by_side[side].player_id) for side in plan.no_show_sides
+        )
+        resolved = TurnResolved(
+            match.id, match.turn, plan.cause, final.next_turn, final.deadline, no_shows
+        )
+        await s.add_outbox(resolved, now=now)
+        if final.next_turn is None:
+            await s.add_outbox(match_over(match, final.winner, final.end_reason), now=now)
+        else:
+            assert final.deadline is not None
+            await announce_sheets(s, match, final.next_turn, final.deadline, now)
+        return ResolvedTurn(
+            match.id,
+            match.turn,
+            plan.cause,
+            no_shows,
+            final.next_turn,
+            final.deadline,
+            None if final.winner is None else Side(final.winner),
+            final.end_reason,
+        )
+
+    # --- overdue turns, in claimed batches ---------------------------------------------------
+
+    async def run_due(self, *, batch: int = 64) -> list[ResolvedTurn]:
+        """Resolve every overdue turn this node can claim; returns what it resolved.
+
+        Works in batches, two at a time: while one batch's resolutions are written, the next is
+        claimed, read and handed to the engine (in the executor's processes, when there is one).
+        """
+        resolved: list[ResolvedTurn] = []
+        writing: asyncio.Task[list[ResolvedTurn]] | None = None
+        while True:
+            now = self.core.now_ms()
+            async with self.core.store.write() as s:
+                claimed = [
+                    c.id
+                    for c in await s.claim_due(
+                        now, self.core.node_id, self.core.claim_lease_ms, batch
+                    )
+                ]
+            computing = await self._start_batch(claimed, now) if claimed else None
+            if writing is not None:
+                resolved.extend(await writing)
+            if computing is None:
+                return resolved
+            writing = asyncio.ensure_future(self._finish_batch(claimed, computing, now))
+
+    async def _start_batch(self, match_ids: Sequence[int], now: int) -> _Batch:
+        plans: list[tuple[MatchRecord, dict[str, OrdersRecord], str]] = []
+        async with self.core.store.read() as s:
+            for match_id in match_ids:
+                match = await s.get_match(match_id, with_state=True)
+                if match is None:
+                    continue
+                orders = await s.get_orders(match_id, match.turn)
+                cause = _cause(match, orders, now)
+                if cause is not None:
+                    plans.append((match, orders, cause))
+        jobs: list[tuple[MatchRecord, dict[str, OrdersRecord], str]] = []
+        for match, orders, cause in plans:
+            if cause == "deadline" and _graced(match, orders):
+                await self._grant_grace(match, orders, now)
+            else:
+                jobs.append((match, orders, cause))
+        jobs_in = [(m.state or {}, _order_docs(o)) for m, o, _c in jobs]
+        # The batch holds the task until `_finish_batch` awaits it.
+        return _Batch(jobs, asyncio.ensure_future(self._compute_many(jobs_in)))
+
+    async def _finish_batch(
+        self, match_ids: Sequence[int], batch: _Batch, now: int
+    ) -> list[ResolvedTurn]:
+        results = await batch.results
+        plans = [
+            _plan(match, orders, cause, new_state, report)
+            for (match, orders, cause), (new_state, report) in zip(batch.jobs, results, strict=True)
+        ]
+        out: list[ResolvedTurn] = []
+        for plan, written in zip(plans, await self._commit_many(plans, now), strict=True):
+            # None: orders changed under us (or another path resolved it); start over for it.
+            result = written if written is not None else await self.resolve_match(plan.match.id)
+            if result is not None:
+                out.append(result)
+        async with self.core.store.write() as s:
+            await s.release_claim(match_ids, self.core.node_id)
+        return out
+
+    async def _compute_many(
+        self, jobs: list[tuple[JsonDict, dict[str, JsonDict | None]]]
+    ) -> list[tuple[JsonDict, JsonDict]]:
+        executor = self.core.executor
+        if executor is None or len(jobs) < 2:
+            return eb.resolve_many(jobs)
+        loop = asyncio.get_running_loop()
+        size = max(1, -(-len(jobs) // self.core.workers))
+        chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+        parts: list[Awaitable[list[tuple[JsonDict, JsonDict]]]] = [
+            loop.run_in_executor(executor, eb.resolve_many, chunk) for chunk in chunks
+        ]
+        done = await asyncio.gather(*parts)
+        return [item for part in done for item in part]
+
+    async def release_my_claims(self) -> int:
+        """At start-up: the claims an earlier run of this node left are void."""
+        async with self.core.store.write() as s:
+            return await s.release_claims(self.core.node_id)
