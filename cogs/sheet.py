@@ -39,23 +39,18 @@ from engine.coords import Coord
 from engine.legal import CastOption
 from engine.notation import (
     HELP_TEXT,
-    Action,
     NotationContext,
-    NotationError,
-    Order,
     add_orders,
     all_orders,
     context_for,
-    format_order,
     format_orders,
     format_target,
-    parse_lines,
     remove_order,
 )
 from engine.orders import DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
 from engine.state import MANA_TYPES
 from engine.view import PlayerView
-from service.errors import ServiceError
+from service.order_text import apply_lines
 
 log = logging.getLogger(__name__)
 
@@ -636,89 +631,21 @@ class Outcome:
 
 
 async def apply_text(runtime: Runtime, sheet: Sheet, player_id: str, text: str) -> Outcome:
-    """Apply typed lines in order; each line answers for itself and an error stops nothing else."""
-    replies: list[str] = []
-    resolved: int | None = None
-    for result in parse_lines(text, sheet.ctx):
-        if resolved is not None:
-            replies.append(f"❌ turn {resolved} is resolved; give the rest on the next sheet")
-            break
-        if isinstance(result, NotationError):
-            replies.append(f"❌ {result.message}")
-            continue
-        try:
-            sheet, reply = await _apply_command(
-                runtime,
-                sheet,
-                player_id,
-                action=result.action,
-                orders=result.orders,
-                index=result.index,
-            )
-        except (ServiceError, NotationError, RefusalError) as error:
-            message = getattr(error, "message", str(error))
-            replies.append(f"❌ {message}")
-            continue
-        except TurnResolved as done:
-            sheet, resolved = done.sheet, done.turn
-            reply = f"✅ confirmed; both sides are ready, turn {done.turn} is resolved"
-        if reply:
-            replies.append(reply)
-    return Outcome(replies, sheet, resolved)
-
-
-class TurnResolved(Exception):  # noqa: N818 (an outcome, not an error)
-    """A confirm completed the turn: ``sheet`` is that turn's, confirmed and final."""
-
-    def __init__(self, sheet: Sheet, turn: int) -> None:
-        super().__init__(f"turn {turn} is resolved")
-        self.sheet = sheet
-        self.turn = turn
-
-
-async def _apply_command(
-    runtime: Runtime,
-    sheet: Sheet,
-    player_id: str,
-    *,
-    action: Action,
-    orders: tuple[Order, ...],
-    index: int | None,
-) -> tuple[Sheet, str]:
-    match_id, turn = sheet.match.id, sheet.view.turn
-    if action is Action.ADD:
-        described = "; ".join(format_order(o, sheet.ctx) for o in orders)
-        sheet = await submit(runtime, sheet, player_id, add_orders(sheet.orders, orders))
-        return sheet, f"✅ {described}"
-    if action is Action.CANCEL:
-        listed = all_orders(sheet.orders)
-        number = index if index is not None else len(listed)
-        if number == 0:
-            raise RefusalError("You have no orders to cancel.")
-        removed = format_order(listed[number - 1], sheet.ctx) if number <= len(listed) else ""
-        sheet = await submit(runtime, sheet, player_id, remove_order(sheet.orders, number))
-        return sheet, f"✅ cancelled {removed}"
-    if action is Action.CLEAR:
-        await runtime.matches.clear_orders(match_id, player_id, turn=turn)
-        return await load_sheet(runtime, match_id, player_id), "✅ all orders cleared"
-    if action is Action.CONFIRM:
-        result = await runtime.matches.confirm(match_id, player_id, turn=turn)
-        runtime.poke()
-        if result.resolved is not None:
-            raise TurnResolved(replace(sheet, confirmed=True), turn)
-        return await load_sheet(runtime, match_id, player_id), (
-            "✅ confirmed; waiting for your opponent"
-        )
-    if action is Action.UNCONFIRM:
-        await runtime.matches.unconfirm(match_id, player_id, turn=turn)
-        return await load_sheet(
-            runtime, match_id, player_id
-        ), "✅ unconfirmed; you may change orders"
-    if action is Action.SHOW:
-        echo = format_orders(sheet.orders, sheet.ctx)
-        state = "confirmed" if sheet.confirmed else "not confirmed"
-        return sheet, "Your orders (" + state + "):\n" + ("\n".join(echo) or "none yet")
-    return sheet, HELP_TEXT
+    """Apply typed lines to the sheet's orders (:func:`service.order_text.apply_lines`)."""
+    outcome = await apply_lines(
+        runtime.matches,
+        sheet.match.id,
+        player_id,
+        text,
+        sheet.view,
+        orders=sheet.orders,
+        confirmed=sheet.confirmed,
+        content=runtime.content,
+    )
+    runtime.poke()
+    ctx = context_for(sheet.view, runtime.content, outcome.orders)
+    after = replace(sheet, orders=outcome.orders, confirmed=outcome.confirmed, ctx=ctx)
+    return Outcome(list(outcome.replies), after, outcome.resolved)
 
 
 async def refresh(
