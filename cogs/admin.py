@@ -40,7 +40,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._moderated(interaction, match)
         await self.runtime.matches.pause(found.id, str(interaction.user.id), moderator=True)
-        self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} is paused.", ephemeral=True)
 
     @app_commands.command(name="resume", description="Resume a paused match now")
@@ -48,7 +47,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._moderated(interaction, match)
         await self.runtime.matches.resume(found.id, str(interaction.user.id), moderator=True)
-        self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} resumes.", ephemeral=True)
 
     @app_commands.command(name="extend", description="Move the current deadline later")
@@ -64,7 +62,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await self.runtime.matches.extend(
             found.id, str(interaction.user.id), round(hours * 3600), moderator=True
         )
-        self.runtime.poke()
         await interaction.followup.send(
             f"Match #{found.id}'s deadline is extended.", ephemeral=True
         )

@@ -91,7 +91,6 @@ async def start_if_ready(runtime: Runtime, match: MatchLike, player_id: str) -> 
         s.player_id and (s.deck_id or is_computer(s.player_id)) for s in match.seats
     ):
         match = await runtime.matches.start_match(match.id, player_id)
-        runtime.poke()
     return match
 
 
@@ -304,7 +303,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         except Exception:
             await thread.delete()
             raise
-        runtime.poke()
         await thread.edit(name=clip(f"Match #{match.id}: {title}", 100))
         await thread.add_user(interaction.user)
         if opponent is not None:
@@ -419,7 +417,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         await self.runtime.matches.concede(found.id, str(interaction.user.id))
-        self.runtime.poke()
         await interaction.followup.send(f"You conceded match #{found.id}.", ephemeral=True)
 
     @app_commands.command(name="draw", description="Offer a draw, or accept your opponent's offer")
@@ -427,7 +424,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         updated = await self.runtime.matches.offer_draw(found.id, str(interaction.user.id))
-        self.runtime.poke()
         text = "The draw is agreed." if updated.status == "ended" else "Your draw offer is posted."
         await interaction.followup.send(text, ephemeral=True)
 
@@ -436,7 +432,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         updated = await self.runtime.matches.pause(found.id, str(interaction.user.id))
-        self.runtime.poke()
         text = "The match is paused." if updated.status == "paused" else "Your request is posted."
         await interaction.followup.send(text, ephemeral=True)
 
@@ -445,7 +440,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         updated = await self.runtime.matches.resume(found.id, str(interaction.user.id))
-        self.runtime.poke()
         text = "The match resumes." if updated.status == "active" else "Your request is posted."
         await interaction.followup.send(text, ephemeral=True)
 
@@ -454,7 +448,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         await self.runtime.matches.cancel_match(found.id, str(interaction.user.id))
-        self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} is cancelled.", ephemeral=True)
 
     @app_commands.command(name="export", description="Download a finished match to replay it")

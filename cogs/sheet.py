@@ -642,7 +642,6 @@ async def apply_text(runtime: Runtime, sheet: Sheet, player_id: str, text: str) 
         confirmed=sheet.confirmed,
         content=runtime.content,
     )
-    runtime.poke()
     ctx = context_for(sheet.view, runtime.content, outcome.orders)
     after = replace(sheet, orders=outcome.orders, confirmed=outcome.confirmed, ctx=ctx)
     return Outcome(list(outcome.replies), after, outcome.resolved)
@@ -823,7 +822,6 @@ async def _on_confirm(
 ) -> None:
     sheet = await _current(interaction, runtime, ctx)
     result = await runtime.matches.confirm(ctx.match_id, str(interaction.user.id), turn=ctx.turn)
-    runtime.poke()
     if result.resolved is not None:
         footer = resolved_footer(ctx.turn)
         sheet = replace(sheet, confirmed=True)

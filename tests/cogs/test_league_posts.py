@@ -29,7 +29,6 @@ async def queue(bot: MatchBot, key: str, kind: str, channel: Channel, **extra: s
             payload={"channel_id": str(channel.id), "text": extra.get("text", "News")},
             now=to_ms(bot.clock.now()),
         )
-    bot.runtime.poke()
 
 
 async def settled(bot: MatchBot, key: str) -> OutboxRecord:
