@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from typing import Any, Literal
 
 import discord
@@ -23,12 +22,11 @@ from cogs.runtime import (
     side_name,
     timestamp,
 )
+from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
 from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
 from engine.state import RULESETS
 from service.matches import COMPUTER_LEVELS, COMPUTER_PREFIX, is_computer
 
-JOIN_TEMPLATE = r"sanctum:join:(?P<match>\d{1,20}):(?P<turn>0)"
-JOIN_DECK_TEMPLATE = r"sanctum:joindeck:(?P<match>\d{1,20})"
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
 # A week without posts before Discord hides the thread.
@@ -102,11 +100,8 @@ async def join(runtime: Runtime, match_id: int, player_id: str, deck: str | None
     return await start_if_ready(runtime, match, player_id)
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
+class JoinButton(PersistentItem[discord.ui.Button[Any]], actions=(JOIN,)):
     """ "Join" on a match's first post; survives restarts like the sheet's buttons."""
-
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
 
     @classmethod
     def make(cls, match_id: int) -> JoinButton:
@@ -114,24 +109,14 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
             discord.ui.Button(
                 label="Join",
                 style=discord.ButtonStyle.success,
-                custom_id=f"sanctum:join:{match_id}:0",
+                # Turn 0: the match has not begun.
+                custom_id=ComponentId(JOIN, match_id, 0).encode(),
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> JoinButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)
-
     async def callback(self, interaction: discord.Interaction) -> None:
         """Ask the player for the deck to join with (BOT.md: both players pick decks)."""
-        runtime, match_id = _clicked(interaction, JOIN_TEMPLATE, self.item.custom_id)
+        runtime, match_id = _clicked(interaction, self.component_id)
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
             player = str(interaction.user.id)
@@ -150,35 +135,21 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
             await handle_interaction_error(interaction, error)
 
 
-class JoinDeckSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOIN_DECK_TEMPLATE):
+class JoinDeckSelect(PersistentItem[discord.ui.Select[Any]], actions=(JOIN_DECK,)):
     """The deck menu a Join button opens: picking a deck joins the match with it."""
-
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
 
     @classmethod
     def make(cls, match_id: int, options: list[discord.SelectOption]) -> JoinDeckSelect:
         return cls(
             discord.ui.Select(
-                custom_id=f"sanctum:joindeck:{match_id}",
+                custom_id=ComponentId(JOIN_DECK, match_id).encode(),
                 placeholder="Your deck…",
                 options=options[:SELECT_OPTIONS_LIMIT],
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> JoinDeckSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(item)
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        runtime, match_id = _clicked(interaction, JOIN_DECK_TEMPLATE, self.item.custom_id)
+        runtime, match_id = _clicked(interaction, self.component_id)
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         try:
@@ -189,15 +160,11 @@ class JoinDeckSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JO
             await handle_interaction_error(interaction, error)
 
 
-def _clicked(
-    interaction: discord.Interaction, template: str, custom_id: str | None
-) -> tuple[Runtime, int]:
+def _clicked(interaction: discord.Interaction, found: ComponentId) -> tuple[Runtime, int]:
     """The runtime, and the match a component's custom_id names."""
     client = interaction.client
     assert isinstance(client, commands.Bot)
-    found = re.fullmatch(template, custom_id or "")
-    assert found is not None
-    return runtime_of(client), int(found["match"])
+    return runtime_of(client), found.match_id
 
 
 def _joined_text(match: MatchLike) -> str:
