@@ -41,7 +41,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._moderated(interaction, match)
         await self.runtime.matches.pause(found.id, str(interaction.user.id), moderator=True)
-        self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} is paused.", ephemeral=True)
 
     @app_commands.command(name="resume", description="Resume a paused match now")
@@ -49,7 +48,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self._moderated(interaction, match)
         await self.runtime.matches.resume(found.id, str(interaction.user.id), moderator=True)
-        self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} resumes.", ephemeral=True)
 
     @app_commands.command(name="extend", description="Move the current deadline later")
@@ -65,7 +63,6 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         await self.runtime.matches.extend(
             found.id, str(interaction.user.id), round(hours * 3600), moderator=True
         )
-        self.runtime.poke()
         await interaction.followup.send(
             f"Match #{found.id}'s deadline is extended.", ephemeral=True
         )

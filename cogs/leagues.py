@@ -400,7 +400,6 @@ class LeagueCog(commands.Cog):
         started, dropped = await self.service.start(
             record.id, by=str(interaction.user.id), moderator=self._moderator(interaction)
         )
-        self.runtime.poke()
         extra = f" Not checked in: {', '.join(dropped)}." if dropped else ""
         await self._reply(
             interaction,
@@ -444,7 +443,6 @@ class LeagueCog(commands.Cog):
             by=str(interaction.user.id),
             moderator=self._moderator(interaction),
         )
-        self.runtime.poke()
         await self._reply(interaction, message, ephemeral=True)
 
     @league.command(name="pairings", description="A round's pairings and why they were made")
@@ -503,7 +501,6 @@ class LeagueCog(commands.Cog):
         summary = await self.service.end(
             record.id, by=str(interaction.user.id), moderator=self._moderator(interaction)
         )
-        self.runtime.poke()
         await self._reply(interaction, f"```\n{summary.to_text()}\n```", ephemeral=True)
 
     # --- /profile, /leaderboard -------------------------------------------------------------

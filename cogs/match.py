@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from typing import Any, Literal
 
 import discord
@@ -23,12 +22,11 @@ from cogs.runtime import (
     side_name,
     timestamp,
 )
+from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
 from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
 from engine.state import RULESETS
 from service.matches import COMPUTER_LEVELS, COMPUTER_PREFIX, is_computer
 
-JOIN_TEMPLATE = r"sanctum:join:(?P<match>\d{1,20}):(?P<turn>0)"
-JOIN_DECK_TEMPLATE = r"sanctum:joindeck:(?P<match>\d{1,20})"
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
 # A week without posts before Discord hides the thread.
@@ -91,7 +89,6 @@ async def start_if_ready(runtime: Runtime, match: MatchLike, player_id: str) -> 
         s.player_id and (s.deck_id or is_computer(s.player_id)) for s in match.seats
     ):
         match = await runtime.matches.start_match(match.id, player_id)
-        runtime.poke()
     return match
 
 
@@ -103,11 +100,8 @@ async def join(runtime: Runtime, match_id: int, player_id: str, deck: str | None
     return await start_if_ready(runtime, match, player_id)
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
+class JoinButton(PersistentItem[discord.ui.Button[Any]], actions=(JOIN,)):
     """ "Join" on a match's first post; survives restarts like the sheet's buttons."""
-
-    def __init__(self, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
 
     @classmethod
     def make(cls, match_id: int) -> JoinButton:
@@ -115,24 +109,14 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
             discord.ui.Button(
                 label="Join",
                 style=discord.ButtonStyle.success,
-                custom_id=f"sanctum:join:{match_id}:0",
+                # Turn 0: the match has not begun.
+                custom_id=ComponentId(JOIN, match_id, 0).encode(),
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> JoinButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)
-
     async def callback(self, interaction: discord.Interaction) -> None:
         """Ask the player for the deck to join with (BOT.md: both players pick decks)."""
-        runtime, match_id = _clicked(interaction, JOIN_TEMPLATE, self.item.custom_id)
+        runtime, match_id = _clicked(interaction, self.component_id)
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
             player = str(interaction.user.id)
@@ -151,35 +135,21 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
             await handle_interaction_error(interaction, error)
 
 
-class JoinDeckSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JOIN_DECK_TEMPLATE):
+class JoinDeckSelect(PersistentItem[discord.ui.Select[Any]], actions=(JOIN_DECK,)):
     """The deck menu a Join button opens: picking a deck joins the match with it."""
-
-    def __init__(self, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
 
     @classmethod
     def make(cls, match_id: int, options: list[discord.SelectOption]) -> JoinDeckSelect:
         return cls(
             discord.ui.Select(
-                custom_id=f"sanctum:joindeck:{match_id}",
+                custom_id=ComponentId(JOIN_DECK, match_id).encode(),
                 placeholder="Your deck…",
                 options=options[:SELECT_OPTIONS_LIMIT],
             )
         )
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> JoinDeckSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(item)
-
     async def callback(self, interaction: discord.Interaction) -> None:
-        runtime, match_id = _clicked(interaction, JOIN_DECK_TEMPLATE, self.item.custom_id)
+        runtime, match_id = _clicked(interaction, self.component_id)
         data: Any = interaction.data or {}
         values = [str(v) for v in data.get("values", [])]
         try:
@@ -190,15 +160,11 @@ class JoinDeckSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JO
             await handle_interaction_error(interaction, error)
 
 
-def _clicked(
-    interaction: discord.Interaction, template: str, custom_id: str | None
-) -> tuple[Runtime, int]:
+def _clicked(interaction: discord.Interaction, found: ComponentId) -> tuple[Runtime, int]:
     """The runtime, and the match a component's custom_id names."""
     client = interaction.client
     assert isinstance(client, commands.Bot)
-    found = re.fullmatch(template, custom_id or "")
-    assert found is not None
-    return runtime_of(client), int(found["match"])
+    return runtime_of(client), found.match_id
 
 
 def _joined_text(match: MatchLike) -> str:
@@ -304,7 +270,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         except Exception:
             await thread.delete()
             raise
-        runtime.poke()
         await thread.edit(name=clip(f"Match #{match.id}: {title}", 100))
         await thread.add_user(interaction.user)
         if opponent is not None:
@@ -419,7 +384,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         await self.runtime.matches.concede(found.id, str(interaction.user.id))
-        self.runtime.poke()
         await interaction.followup.send(f"You conceded match #{found.id}.", ephemeral=True)
 
     @app_commands.command(name="draw", description="Offer a draw, or accept your opponent's offer")
@@ -427,7 +391,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         updated = await self.runtime.matches.offer_draw(found.id, str(interaction.user.id))
-        self.runtime.poke()
         text = "The draw is agreed." if updated.status == "ended" else "Your draw offer is posted."
         await interaction.followup.send(text, ephemeral=True)
 
@@ -436,7 +399,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         updated = await self.runtime.matches.pause(found.id, str(interaction.user.id))
-        self.runtime.poke()
         text = "The match is paused." if updated.status == "paused" else "Your request is posted."
         await interaction.followup.send(text, ephemeral=True)
 
@@ -445,7 +407,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         updated = await self.runtime.matches.resume(found.id, str(interaction.user.id))
-        self.runtime.poke()
         text = "The match resumes." if updated.status == "active" else "Your request is posted."
         await interaction.followup.send(text, ephemeral=True)
 
@@ -454,7 +415,6 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
         await self.runtime.matches.cancel_match(found.id, str(interaction.user.id))
-        self.runtime.poke()
         await interaction.followup.send(f"Match #{found.id} is cancelled.", ephemeral=True)
 
     @app_commands.command(name="export", description="Download a finished match to replay it")

@@ -121,6 +121,9 @@ class Poster:
         self.runtime = runtime
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
+        # Set by the outbox after each commit that queued announcements, instead of a poll.
+        self._ready = asyncio.Event()
+        self._stop_listening: Callable[[], None] | None = None
         self._dm_slots = asyncio.Semaphore(CONCURRENT_DMS)
         self._match_slots = asyncio.Semaphore(CONCURRENT_MATCHES)
         # Per match: deliveries that may open its thread take turns (a lock lives as long as
@@ -199,11 +202,15 @@ class Poster:
 
     def start(self) -> None:
         if self._task is None:
+            self._stop_listening = self.runtime.outbox.on_added(self._ready.set)
             self._task = asyncio.create_task(self._run(), name="sanctum-poster")
 
     async def stop(self) -> None:
         self._stopping.set()
-        self.runtime.poke()
+        self._ready.set()
+        if self._stop_listening is not None:
+            self._stop_listening()
+            self._stop_listening = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -213,6 +220,8 @@ class Poster:
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
         while not self._stopping.is_set():
+            # Cleared before the drain: rows queued while it runs wake the next wait at once.
+            self._ready.clear()
             try:
                 busy = await self.drain_once()
             except Exception:
@@ -220,9 +229,8 @@ class Poster:
                 busy = 0
             if busy:
                 continue
-            self.runtime.outbox_ready.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.runtime.outbox_ready.wait(), POLL_SECONDS)
+                await asyncio.wait_for(self._ready.wait(), POLL_SECONDS)
 
     async def drain_once(self, limit: int = 100) -> int:
         """Deliver what is due now; returns how many items were claimed."""

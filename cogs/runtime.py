@@ -150,8 +150,6 @@ class Runtime:
     content: Content
     moderator_role: str | None = None
     default_turn_hours: float = 24.0
-    # Wakes the poster when an action has queued announcements, instead of waiting for a poll.
-    outbox_ready: asyncio.Event = field(default_factory=asyncio.Event)
     _states: OrderedDict[tuple[int, int, bool], tuple[dict[str, Any], GameState]] = field(
         default_factory=OrderedDict
     )
@@ -177,9 +175,6 @@ class Runtime:
         if self.pool is None:
             return await asyncio.to_thread(call)
         return await asyncio.get_running_loop().run_in_executor(self.pool, call)
-
-    def poke(self) -> None:
-        self.outbox_ready.set()
 
     async def dm_sheet(self, match_id: int, player_id: str, turn: int) -> int | None:
         """The id of the message that carries the player's DM sheet for ``turn``, if one was

@@ -8,6 +8,7 @@ crash after posting but before `done()` finds the earlier post instead of making
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -58,6 +59,12 @@ class Outbox:
         self.base_delay_ms = int(base_delay_seconds * 1000)
         self.max_delay_ms = int(max_delay_seconds * 1000)
         self.max_attempts = max_attempts
+
+    def on_added(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback`` after each commit in this process that queued announcements, so a
+        deliverer need not poll for them; returns the function that stops the calls. (Rows that
+        another process queues, and retries that come due, still wait for a poll.)"""
+        return self.store.on_outbox_added(callback)
 
     def backoff_ms(self, attempts: int) -> int:
         """Delay after the `attempts`-th failed attempt: doubling, capped."""

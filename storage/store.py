@@ -8,7 +8,7 @@ report, next deadline and outbox rows commit together or not at all.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -203,6 +203,8 @@ class Session:
         # SQLite serialises writers with BEGIN IMMEDIATE; PostgreSQL needs row locks.
         self._for_update = " FOR UPDATE" if tx.dialect == "postgres" else ""
         self._skip_locked = " FOR UPDATE SKIP LOCKED" if tx.dialect == "postgres" else ""
+        # Whether the transaction queued an announcement (Store.on_outbox_added).
+        self.outbox_added = False
 
     # --- decks ------------------------------------------------------------------------------
 
@@ -632,6 +634,7 @@ class Session:
             now,
             now,
         )
+        self.outbox_added = self.outbox_added or count > 0
         return count > 0
 
     async def claim_outbox(
@@ -711,6 +714,7 @@ class Store:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._outbox_listeners: list[Callable[[], None]] = []
 
     @property
     def dialect(self) -> str:
@@ -730,7 +734,19 @@ class Store:
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Session]:
         async with self.db.transaction(write=True) as tx:
-            yield Session(tx)
+            session = Session(tx)
+            yield session
+        # Committed: the rows are there for whoever the listeners wake to claim.
+        if session.outbox_added:
+            for listener in list(self._outbox_listeners):
+                listener()
+
+    def on_outbox_added(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` after every commit of this store that queued an announcement;
+        returns the function that stops it. It runs in the committing task, so it must be quick
+        and must not raise."""
+        self._outbox_listeners.append(listener)
+        return lambda: self._outbox_listeners.remove(listener)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Session]:

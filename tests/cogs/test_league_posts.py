@@ -28,7 +28,6 @@ async def queue(bot: MatchBot, key: str, kind: str, channel: Channel, **extra: s
     entry = RawEntry(key, kind, payload, recipient=extra.get("recipient"))
     async with bot.store.write() as s:
         await s.add_outbox(entry, now=to_ms(bot.clock.now()))
-    bot.runtime.poke()
 
 
 async def settled(bot: MatchBot, key: str) -> OutboxRecord:

@@ -35,7 +35,6 @@ async def match_in_lobby(world: World, bot: MatchBot) -> MatchRecord:
         guild_id=str(world.guild.id),
         channel_id=str(world.lobby.id),
     )
-    runtime_of(bot).poke()
     return match
 
 

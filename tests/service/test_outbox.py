@@ -146,3 +146,31 @@ async def test_posted_lists_a_kind_that_reached_discord_with_its_message(
     assert [(i.recipient, n) for i, n in sheets] == [(i.recipient, 1000 + i.id) for i, _n in sheets]
     assert [i.recipient for i, _n in sheets] == [match.seats[1].player_id]
     assert await outbox.posted(match.id, "no_such_kind") == []
+
+
+async def test_the_outbox_calls_back_after_each_commit_that_queued_rows(
+    store: Store, clock: ManualClock
+) -> None:
+    outbox = Outbox(store, clock)
+    calls: list[str] = []
+    stop = outbox.on_added(lambda: calls.append("added"))
+    service = MatchService(store, clock)
+    await started_match(service)
+    woken = len(calls)
+    assert woken >= 1
+    async with store.write() as s:
+        await s.add_outbox(RawEntry("note:1"), now=0)
+        assert len(calls) == woken  # not before the rows are committed
+    assert len(calls) == woken + 1
+    await queue(store, "note:1")  # the key is taken: nothing was added
+    async with store.write() as s:
+        await s.count_outbox()
+    assert len(calls) == woken + 1
+    with pytest.raises(Crash):
+        async with store.write() as s:
+            await s.add_outbox(RawEntry("note:2"), now=0)
+            raise Crash
+    assert len(calls) == woken + 1  # rolled back: nothing to deliver
+    stop()
+    await queue(store, "note:3")
+    assert len(calls) == woken + 1
