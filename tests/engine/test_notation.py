@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance import load_scenario
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.notation import (
@@ -45,7 +46,6 @@ from engine.orders import (
     TrainOrder,
     validate_orders,
 )
-from engine.scenario import load_scenario
 from engine.setup import new_game
 from engine.spells.targeting import candidate_targets
 from engine.state import MANA_TYPES, ActiveSpell, Card, GameState, HostRef, Side, Structure
