@@ -149,7 +149,7 @@ class Table:
             not_table=not_table or f"must be a table, not {value!r}",
         )
 
-    def item(self, key: str, value: object) -> Table:
+    def item(self, key: str, value: object, not_table: str | None = None) -> Table:
         """``value`` as a table at ``key`` of this one (a list item: ``key`` is ``"turn[0]"``)."""
         return Table(
             self.file,
@@ -157,5 +157,5 @@ class Table:
             value,
             self.error,
             path=self.key_path(key) or key,
-            not_table=f"must be a table, not {value!r}",
+            not_table=not_table or f"must be a table, not {value!r}",
         )
