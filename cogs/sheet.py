@@ -42,17 +42,25 @@ from engine.notation import (
     Action,
     NotationContext,
     NotationError,
-    Order,
-    add_orders,
-    all_orders,
     context_for,
     format_order,
     format_orders,
     format_target,
     parse_lines,
+)
+from engine.orders import (
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Order,
+    OrderNumberError,
+    Orders,
+    Target,
+    TrainOrder,
+    add_orders,
+    all_orders,
     remove_order,
 )
-from engine.orders import DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
 from engine.state import MANA_TYPES
 from engine.view import PlayerView
 from service.errors import ServiceError
@@ -655,7 +663,7 @@ async def apply_text(runtime: Runtime, sheet: Sheet, player_id: str, text: str) 
                 orders=result.orders,
                 index=result.index,
             )
-        except (ServiceError, NotationError, RefusalError) as error:
+        except (ServiceError, NotationError, OrderNumberError, RefusalError) as error:
             message = getattr(error, "message", str(error))
             replies.append(f"❌ {message}")
             continue
