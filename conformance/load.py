@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from conformance import read
-from conformance.model import DICE, Labels, Scenario
+from conformance.model import DICE, Labels, Scenario, ScenarioError
 from engine.content import Content, load_content
 from engine.coords import Coord, coord
 from engine.setup import MatchConfig, SetupError, default_deck, new_game
@@ -106,7 +106,7 @@ def _read_file(path: Path) -> Table:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise read.scenario_table(path, {}).fail("file", f"not valid TOML: {exc}") from None
+        raise ScenarioError(str(path), None, "file", f"not valid TOML: {exc}") from None
     return read.scenario_table(path, data)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conformance import read
 from conformance.check import check_expectations
-from conformance.model import DICE, Failure, FixedDice, Labels, Scenario
+from conformance.model import DICE, Failure, FixedDice, Labels, Scenario, ScenarioError
 from engine.orders import (
     CastOrder,
     DiscardOrder,
@@ -26,10 +26,10 @@ CAST_KEYS = ("card", "target", "boosted", "power", "bound_source", "spell")
 
 
 def run_scenario(scenario: Scenario) -> list[Failure]:
-    root = read.scenario_table(scenario.path, {})
+    file = str(scenario.path)
     state = scenario.state
     for number, raw in enumerate(scenario.turns, start=1):
-        turn = root.item(f"turn[{number - 1}]", raw).known(TURN_KEYS)
+        turn = Table(file, None, raw, ScenarioError, path=f"turn[{number - 1}]").known(TURN_KEYS)
         orders = {
             side: _orders(turn.table(side.value), scenario.labels, state, side) for side in SIDES
         }
