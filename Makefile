@@ -4,7 +4,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check bench clean
+.PHONY: run test check bench conformance clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(VENV)/bin/python $$b || exit 1; done
+
+# The rules conformance suite, with every rule id and what covers it.
+conformance: $(STAMP)
+	$(VENV)/bin/python -m conformance tests/scenarios --coverage
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -27,7 +27,8 @@ from cogs import EXTENSIONS
 from cogs.errors import ErrorHandlingTree
 from cogs.runtime import Runtime
 from engine.content import load_content
-from engine.notation import all_orders, context_for, format_order
+from engine.notation import context_for, format_order
+from engine.orders import all_orders
 from sandbox import Sandbox
 from sandbox.models import Channel, Guild, Message
 from sandbox.players import ScriptedPlayer

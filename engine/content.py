@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from engine.coords import Coord, coord
 from engine.state import MANA_TYPES, OPPOSED, Minion, Side
+from engine.tables import Table, TableError
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -23,19 +24,8 @@ DATA_DIR: Final = Path(__file__).resolve().parent.parent / "data"
 WALKS: Final = ("waterwalk", "mountainwalk", "swampwalk", "flight")
 
 
-class ContentError(ValueError):
+class ContentError(TableError):
     """A bad data file; the message names the file, the entry and the key."""
-
-    def __init__(self, file: str, entry: str | None, key: str | None, message: str) -> None:
-        where = file
-        if entry is not None:
-            where += f": [{entry}]"
-        if key is not None:
-            where += f" key {key!r}"
-        super().__init__(f"{where}: {message}")
-        self.file = file
-        self.entry = entry
-        self.key = key
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,62 +209,9 @@ class Content:
 # ------------------------------------------------------------------------------ reading
 
 
-class _Entry:
-    """Typed reads of one TOML table, raising ContentError with file/entry/key."""
-
-    def __init__(self, file: str, entry: str, table: object, allowed: tuple[str, ...]) -> None:
-        if not isinstance(table, Mapping):
-            raise ContentError(file, entry, None, "must be a table")
-        for key in table:
-            if key not in allowed:
-                raise ContentError(
-                    file, entry, str(key), f"unknown key (accepted: {', '.join(allowed)})"
-                )
-        self.file = file
-        self.entry = entry
-        self.table: Mapping[str, Any] = table
-
-    def fail(self, key: str | None, message: str) -> ContentError:
-        return ContentError(self.file, self.entry, key, message)
-
-    def text(self, key: str, default: str | None = None, choices: tuple[str, ...] = ()) -> str:
-        if key not in self.table:
-            if default is None:
-                raise self.fail(key, "is required")
-            return default
-        value = self.table[key]
-        if not isinstance(value, str):
-            raise self.fail(key, f"must be a string, not {value!r}")
-        if choices and value not in choices:
-            raise self.fail(key, f"must be one of {', '.join(choices)}; got {value!r}")
-        return value
-
-    def integer(self, key: str, default: int | None = None, minimum: int = 0) -> int:
-        if key not in self.table:
-            if default is None:
-                raise self.fail(key, "is required")
-            return default
-        value = self.table[key]
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(key, f"must be an integer, not {value!r}")
-        if value < minimum:
-            raise self.fail(key, f"must be at least {minimum}, not {value}")
-        return value
-
-    def flag(self, key: str, default: bool = False) -> bool:
-        value = self.table.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {value!r}")
-        return value
-
-    def texts(self, key: str, choices: tuple[str, ...] = ()) -> tuple[str, ...]:
-        value = self.table.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(key, f"must be a list of strings, not {value!r}")
-        for v in value:
-            if choices and v not in choices:
-                raise self.fail(key, f"entries must be among {', '.join(choices)}; got {v!r}")
-        return tuple(value)
+def _entry(file: str, entry: str, raw: object, allowed: tuple[str, ...]) -> Table:
+    """One entry of a content file, its keys checked against ``allowed``."""
+    return Table(file, entry, raw, ContentError).known(allowed)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -290,7 +227,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def _load_units(path: Path) -> dict[str, UnitType]:
     units: dict[str, UnitType] = {}
     for uid, raw in _read_toml(path).items():
-        e = _Entry(
+        e = _entry(
             path.name,
             uid,
             raw,
@@ -329,11 +266,11 @@ def _load_units(path: Path) -> dict[str, UnitType]:
 def _load_nations(path: Path) -> dict[str, Nation]:
     nations: dict[str, Nation] = {}
     for nid, raw in _read_toml(path).items():
-        e = _Entry(path.name, nid, raw, ("name", "plural", "house", "hp_bonus", "walks", "bonus"))
+        e = _entry(path.name, nid, raw, ("name", "plural", "house", "hp_bonus", "walks", "bonus"))
         mode: str | None = None
         rnd = amount = 0
-        if "bonus" in e.table:
-            b = _Entry(path.name, f"{nid}.bonus", e.table["bonus"], ("mode", "round", "amount"))
+        if "bonus" in e.raw:
+            b = _entry(path.name, f"{nid}.bonus", e.raw["bonus"], ("mode", "round", "amount"))
             mode = b.text("mode", choices=("hand", "missile"))
             rnd = b.integer("round", minimum=1)
             amount = b.integer("amount", minimum=1)
@@ -354,7 +291,7 @@ def _load_nations(path: Path) -> dict[str, Nation]:
 def _load_houses(path: Path, nations: Mapping[str, Nation]) -> dict[str, House]:
     houses: dict[str, House] = {}
     for hid, raw in _read_toml(path).items():
-        e = _Entry(path.name, hid, raw, ("name", "primary", "secondary", "nation"))
+        e = _entry(path.name, hid, raw, ("name", "primary", "secondary", "nation"))
         primary = e.text("primary", choices=MANA_TYPES)
         secondary = e.text("secondary", choices=MANA_TYPES)
         if secondary in (primary, OPPOSED[primary]):
@@ -376,7 +313,7 @@ def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
         raise ContentError(path.name, sorted(unknown)[0], None, "only [terrain.*] and [realm.*]")
     terrains: dict[str, Terrain] = {}
     for tid, raw in data.get("terrain", {}).items():
-        e = _Entry(
+        e = _entry(
             path.name,
             f"terrain.{tid}",
             raw,
@@ -395,8 +332,8 @@ def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
         raise ContentError(path.name, "terrain.plains", None, "plains is required")
     realms: dict[str, Realm] = {}
     for rid, raw in data.get("realm", {}).items():
-        e = _Entry(path.name, f"realm.{rid}", raw, ("name", "towns", "default", "weights", "picks"))
-        towns = e.table.get("towns")
+        e = _entry(path.name, f"realm.{rid}", raw, ("name", "towns", "default", "weights", "picks"))
+        towns = e.raw.get("towns")
         if (
             not isinstance(towns, list)
             or len(towns) != 2
@@ -408,11 +345,11 @@ def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
         weights: list[tuple[str, float]] = []
         default = ""
         if picks:
-            if "weights" in e.table or "default" in e.table:
+            if "weights" in e.raw or "default" in e.raw:
                 raise e.fail("picks", "a realm that picks another has no weights or default")
         else:
             default = e.text("default", choices=tuple(terrains))
-            raw_w = e.table.get("weights")
+            raw_w = e.raw.get("weights")
             if not isinstance(raw_w, Mapping) or not raw_w:
                 raise e.fail("weights", "must be a table of terrain = average count")
             for tname, w in raw_w.items():

@@ -1,5 +1,9 @@
 """Orders as text: a forgiving parser for typed orders and the echo that writes them back.
 
+This file is long because it is one concept, like python-chess's ``pgn.py``: the context that
+names a player's cards, groups and squares, the parser that reads them, and the formatter that
+writes the same words back, which must stay in step.
+
 Players type orders in a direct message (``cast Fireball on E5``, ``move g2 north``,
 ``train archer at sanctum``, ``discard Plague``, ``mana D7 world``, ``confirm``).
 :func:`parse_command` turns one line into a :class:`Command` or raises :class:`NotationError`
@@ -26,10 +30,12 @@ from engine.orders import (
     DiscardOrder,
     ManaChoice,
     MoveOrder,
+    Order,
     Orders,
     Target,
     TrainKind,
     TrainOrder,
+    all_orders,
 )
 from engine.spells.modifiers import effects_by_op
 from engine.spells.targeting import order_kind
@@ -39,8 +45,6 @@ from engine.state import MANA_TYPES, HostRef
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.view import PlayerView
-
-Order = CastOrder | MoveOrder | TrainOrder | DiscardOrder | ManaChoice
 
 # Row 1 is the bottom row (red's side), so north is towards higher row numbers.
 DIRECTIONS: dict[str, tuple[int, int]] = {
@@ -936,59 +940,6 @@ def format_order(order: Order, ctx: NotationContext) -> str:
     return f"discard {card.name if card is not None else f'card {order.card_uid}'}"
 
 
-def all_orders(orders: Orders) -> list[Order]:
-    """The orders in the sequence the echo numbers them: casts, moves, trains, discard, mana
-    choices."""
-    listed: list[Order] = [*orders.casts, *orders.moves, *orders.trains]
-    if orders.discard is not None:
-        listed.append(orders.discard)
-    listed.extend(orders.mana_choices)
-    return listed
-
-
 def format_orders(orders: Orders, ctx: NotationContext) -> list[str]:
     """The echo: one numbered line per order, in the order :func:`all_orders` gives."""
     return [f"{i}. {format_order(o, ctx)}" for i, o in enumerate(all_orders(orders), start=1)]
-
-
-def add_orders(orders: Orders, new: Sequence[Order]) -> Orders:
-    """``orders`` plus ``new``; a new discard, a new move of a group or a new mana choice for a
-    structure replaces the old one."""
-    casts = list(orders.casts)
-    moves = list(orders.moves)
-    trains = list(orders.trains)
-    discard = orders.discard
-    choices = list(orders.mana_choices)
-    for order in new:
-        if isinstance(order, CastOrder):
-            casts.append(order)
-        elif isinstance(order, MoveOrder):
-            moves = [m for m in moves if m.group_id != order.group_id]
-            moves.append(order)
-        elif isinstance(order, TrainOrder):
-            trains.append(order)
-        elif isinstance(order, ManaChoice):
-            choices = [c for c in choices if c.structure != order.structure]
-            choices.append(order)
-        else:
-            discard = order
-    return Orders(
-        casts=tuple(casts),
-        moves=tuple(moves),
-        trains=tuple(trains),
-        discard=discard,
-        mana_choices=tuple(choices),
-    )
-
-
-def remove_order(orders: Orders, index: int) -> Orders:
-    """``orders`` without the ``index``-th (1-based) line of the echo."""
-    listed = all_orders(orders)
-    if not 1 <= index <= len(listed):
-        raise NotationError(
-            f"there is no order {index}; you have {len(listed)}"
-            if listed
-            else "you have no orders to cancel"
-        )
-    del listed[index - 1]
-    return add_orders(Orders(), listed)

@@ -2,11 +2,13 @@
 
 Orders are frozen values with ``to_dict``/``from_dict``. :func:`validate_orders` returns every
 problem at once, each a :class:`Problem` with a code and a message a player understands.
+:func:`add_orders` and :func:`remove_order` change one side's orders as a player does, by the
+numbers :func:`all_orders` gives them in the echo.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
@@ -245,6 +247,69 @@ class Orders:
 
 
 NO_ORDERS: Final = Orders()
+
+Order: TypeAlias = CastOrder | MoveOrder | TrainOrder | DiscardOrder | ManaChoice
+
+
+class OrderNumberError(ValueError):
+    """An order number the echo does not show; the message is written for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def all_orders(orders: Orders) -> list[Order]:
+    """The orders in the sequence the echo numbers them: casts, moves, trains, discard, mana
+    choices."""
+    listed: list[Order] = [*orders.casts, *orders.moves, *orders.trains]
+    if orders.discard is not None:
+        listed.append(orders.discard)
+    listed.extend(orders.mana_choices)
+    return listed
+
+
+def add_orders(orders: Orders, new: Sequence[Order]) -> Orders:
+    """``orders`` plus ``new``; a new discard, a new move of a group or a new mana choice for a
+    structure replaces the old one."""
+    casts = list(orders.casts)
+    moves = list(orders.moves)
+    trains = list(orders.trains)
+    discard = orders.discard
+    choices = list(orders.mana_choices)
+    for order in new:
+        if isinstance(order, CastOrder):
+            casts.append(order)
+        elif isinstance(order, MoveOrder):
+            moves = [m for m in moves if m.group_id != order.group_id]
+            moves.append(order)
+        elif isinstance(order, TrainOrder):
+            trains.append(order)
+        elif isinstance(order, ManaChoice):
+            choices = [c for c in choices if c.structure != order.structure]
+            choices.append(order)
+        else:
+            discard = order
+    return Orders(
+        casts=tuple(casts),
+        moves=tuple(moves),
+        trains=tuple(trains),
+        discard=discard,
+        mana_choices=tuple(choices),
+    )
+
+
+def remove_order(orders: Orders, index: int) -> Orders:
+    """``orders`` without the ``index``-th (1-based) line of the echo."""
+    listed = all_orders(orders)
+    if not 1 <= index <= len(listed):
+        raise OrderNumberError(
+            f"there is no order {index}; you have {len(listed)}"
+            if listed
+            else "you have no orders to cancel"
+        )
+    del listed[index - 1]
+    return add_orders(Orders(), listed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,9 @@
 """The public game state: frozen values, JSON-safe through ``to_dict``/``from_dict``.
 
+This file is long because it is the whole model in one place: each value class carries its own
+JSON codec beside its fields, so a field and its encoding change together, and splitting the
+codecs out would leave every class in two files.
+
 A :class:`GameState` is the position between two turns, waiting for orders. Turn resolution never
 mutates it: :mod:`engine.world` copies it into a private working copy and freezes the result.
 

@@ -16,15 +16,12 @@ from engine.notation import (
     Action,
     Command,
     NotationError,
-    add_orders,
-    all_orders,
     context_for,
     format_order,
     format_orders,
     parse_lines,
-    remove_order,
 )
-from engine.orders import Orders
+from engine.orders import OrderNumberError, Orders, add_orders, all_orders, remove_order
 from engine.view import PlayerView
 from service.errors import ServiceError
 from service.matches import MatchService
@@ -74,7 +71,7 @@ async def apply_lines(
             continue
         try:
             step = await player.apply(command, orders, confirmed)
-        except (ServiceError, NotationError) as refusal:
+        except (ServiceError, NotationError, OrderNumberError) as refusal:
             replies.append(f"❌ {refusal.message}")
             continue
         replies.append(step.reply)

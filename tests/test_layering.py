@@ -1,9 +1,9 @@
 """The layering of docs/architecture: every import of every module is checked against its layer.
 
 Dependencies point inward (bot -> cogs -> service -> engine, service -> storage -> engine,
-cogs -> render -> engine, ai -> engine); Discord only in cogs/ and bot.py, SQL drivers only in
-storage/, Pillow only in render/, and the engine uses the standard library alone, without clocks,
-event loops or the global random generator.
+cogs -> render -> engine, ai -> engine, conformance -> engine); Discord only in cogs/ and bot.py,
+SQL drivers only in storage/, Pillow only in render/, and the engine uses the standard library
+alone, without clocks, event loops or the global random generator.
 """
 
 from __future__ import annotations
@@ -15,7 +15,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FIRST_PARTY = ("engine", "ai", "render", "storage", "service", "cogs", "sandbox", "bot", "settings")
+FIRST_PARTY = (
+    "engine",
+    "ai",
+    "render",
+    "storage",
+    "service",
+    "cogs",
+    "sandbox",
+    "conformance",
+    "bot",
+    "settings",
+)
 STDLIB = frozenset(sys.stdlib_module_names)
 
 
@@ -44,6 +55,10 @@ ENGINE_FORBIDDEN_STDLIB = frozenset(
 LAYERS: dict[str, Layer] = {
     "engine": Layer(frozenset({"engine"}), frozenset(), ENGINE_FORBIDDEN_STDLIB),
     "ai": Layer(frozenset({"ai", "engine"}), frozenset(), ENGINE_FORBIDDEN_STDLIB - {"time"}),
+    # The rules conformance runner: it reads scenario files and prints, but stays deterministic.
+    "conformance": Layer(
+        frozenset({"conformance", "engine"}), frozenset(), ENGINE_FORBIDDEN_STDLIB
+    ),
     "render": Layer(frozenset({"render", "engine"}), frozenset({"PIL"})),
     "storage": Layer(frozenset({"storage", "engine"}), frozenset({"aiosqlite", "asyncpg"})),
     "service": Layer(
@@ -147,7 +162,7 @@ def layering_violations(root: Path) -> list[str]:
                     problems.append(f"{where}: {layer_name} must not import {module}")
             elif top not in layer.third_party and top != "__future__":
                 problems.append(f"{where}: {layer_name} must not import third-party {module}")
-        if layer_name in {"engine", "ai"}:
+        if layer_name in {"engine", "ai", "conformance"}:
             problems.extend(
                 f"{rel}:{lineno}: {layer_name} must not use the global {what}"
                 for lineno, what in _global_random_uses(tree)
@@ -173,9 +188,12 @@ def test_layering_check_flags_forbidden_imports(tmp_path: Path) -> None:
     _write(tmp_path, "service/match.py", "import cogs.poster\nimport aiosqlite\n")
     _write(tmp_path, "ai/greedy.py", "import PIL\nfrom engine.turn import resolve_turn\n")
     _write(tmp_path, "storage/db.py", "import bot\n")
+    _write(tmp_path, "conformance/run.py", "from service import matches\nimport discord\n")
     problems = layering_violations(tmp_path)
     expected = [
         "ai/greedy.py:1: ai must not import third-party PIL",
+        "conformance/run.py:1: conformance must not import service",
+        "conformance/run.py:2: conformance must not import third-party discord",
         "engine/dice.py:2: engine must not use the global random.randint",
         "engine/turn.py:1: engine must not import asyncio",
         "engine/turn.py:2: engine must not import third-party discord",

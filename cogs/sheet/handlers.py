@@ -14,8 +14,16 @@ from cogs.sheet.embed import Sheet, load_sheet, resolved_footer
 from cogs.sheet.ids import decode_target, decode_town, decode_train, encode_cast, page_key
 from engine.coords import Coord
 from engine.legal import CastOption
-from engine.notation import add_orders, all_orders, context_for, remove_order
-from engine.orders import DiscardOrder, ManaChoice, MoveOrder, Orders
+from engine.notation import context_for
+from engine.orders import (
+    DiscardOrder,
+    ManaChoice,
+    MoveOrder,
+    Orders,
+    add_orders,
+    all_orders,
+    remove_order,
+)
 from service.order_text import apply_lines
 
 

@@ -44,8 +44,8 @@ from cogs.sheet.ids import (
 from cogs.split import SELECT_OPTIONS_LIMIT, SELECT_TEXT_LIMIT, chunked, clip
 from engine.coords import Coord
 from engine.legal import CastOption
-from engine.notation import HELP_TEXT, all_orders, format_target
-from engine.orders import Target
+from engine.notation import HELP_TEXT, format_target
+from engine.orders import Target, all_orders
 from engine.state import MANA_TYPES
 
 log = logging.getLogger(__name__)

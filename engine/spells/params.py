@@ -1,14 +1,17 @@
 """Typed, frozen parameters of effect and requirement primitives, and their key checks.
 
-A primitive declares its keys with :class:`Key`; :func:`check_keys` turns one raw TOML table into
-:class:`Params` or raises :class:`BadKeyError` naming the offending key, which the schema turns into
-a :class:`~engine.spells.schema.SpellDataError` that also names the file and the spell.
+A primitive declares its keys with :class:`Key`; :func:`check_keys` reads one raw TOML table (with
+:class:`~engine.tables.Table`) into :class:`Params` or raises :class:`BadKeyError` naming the
+offending key, which the schema turns into a :class:`~engine.spells.schema.SpellDataError` that
+also names the file and the spell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from engine.tables import Table
 
 ParamValue = int | str | bool | tuple[str, ...]
 
@@ -68,33 +71,20 @@ class Params:
         }
 
 
-def _check_one(spec: Key, raw: object) -> ParamValue:
+def _bad_key(file: str, entry: str | None, key: str | None, message: str) -> BadKeyError:
+    """A primitive table has no file or entry of its own: the schema adds them."""
+    return BadKeyError(key or "", message)
+
+
+def _check_one(spec: Key, table: Table) -> ParamValue:
     if spec.kind == "int":
-        if not isinstance(raw, int) or isinstance(raw, bool):
-            raise BadKeyError(spec.name, f"must be an integer, not {raw!r}")
-        if spec.minimum is not None and raw < spec.minimum:
-            raise BadKeyError(spec.name, f"must be at least {spec.minimum}, not {raw}")
-        return raw
+        return table.integer(spec.name, minimum=spec.minimum)
     if spec.kind == "bool":
-        if not isinstance(raw, bool):
-            raise BadKeyError(spec.name, f"must be true or false, not {raw!r}")
-        return raw
+        return table.flag(spec.name)
     if spec.kind == "str":
-        if not isinstance(raw, str):
-            raise BadKeyError(spec.name, f"must be a string, not {raw!r}")
-        if spec.choices and raw not in spec.choices:
-            raise BadKeyError(spec.name, f"must be one of {', '.join(spec.choices)}; got {raw!r}")
-        return raw
+        return table.text(spec.name, choices=spec.choices)
     if spec.kind == "strs":
-        values = [raw] if isinstance(raw, str) else raw
-        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-            raise BadKeyError(spec.name, f"must be a string or a list of strings, not {raw!r}")
-        for value in values:
-            if spec.choices and value not in spec.choices:
-                raise BadKeyError(
-                    spec.name, f"entries must be among {', '.join(spec.choices)}; got {value!r}"
-                )
-        return tuple(values)
+        return table.texts(spec.name, spec.choices, or_one=True)
     raise AssertionError(f"unknown key kind {spec.kind}")
 
 
@@ -103,16 +93,13 @@ def check_keys(
 ) -> Params:
     """Validate ``table`` against ``keys``; ``skip`` names selector keys (``do``, ``req``)."""
     known = {spec.name for spec in keys}
-    for name in table:
-        if name not in known and name not in skip:
-            allowed = ", ".join(sorted(known)) or "none"
-            raise BadKeyError(name, f"unknown key (accepted: {allowed})")
+    reader = Table("", None, table, _bad_key).known(sorted(known), also=skip)
     items: list[tuple[str, ParamValue]] = []
     for spec in keys:
         if spec.name in table:
-            items.append((spec.name, _check_one(spec, table[spec.name])))
+            items.append((spec.name, _check_one(spec, reader)))
         elif spec.required:
-            raise BadKeyError(spec.name, "is required")
+            raise reader.fail(spec.name, "is required")
         elif spec.default is not None:
             items.append((spec.name, spec.default))
     return Params(tuple(items))

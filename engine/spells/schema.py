@@ -29,19 +29,18 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
+from engine.tables import Table, TableError
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
 _COST = re.compile(r"^(\d+)\+(\d+)$")
 
 
-class SpellDataError(ValueError):
+class SpellDataError(TableError):
     """A bad spell table; the message names the file, the spell and the key."""
 
-    def __init__(self, source: str, spell: str, key: str, message: str) -> None:
-        super().__init__(f"{source}: spell {spell!r}: key {key!r}: {message}")
-        self.source = source
-        self.spell = spell
-        self.key = key
+    @staticmethod
+    def locate(file: str, entry: str | None, key: str | None) -> str:
+        return f"{file}: spell {entry!r}: key {key!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,67 +194,51 @@ _SPELL_KEYS = (
 )
 
 
-class _Reader:
-    def __init__(self, table: Mapping[str, object], source: str) -> None:
-        self.table = table
-        self.source = source
-        raw_id = table.get("id")
-        self.spell = raw_id if isinstance(raw_id, str) else "?"
-
-    def fail(self, key: str, message: str) -> SpellDataError:
-        return SpellDataError(self.source, self.spell, key, message)
-
-    def text(self, key: str, default: str | None = None, choices: tuple[str, ...] = ()) -> str:
-        raw = self.table.get(key, default)
-        if raw is None:
-            raise self.fail(key, "is required")
-        if not isinstance(raw, str):
-            raise self.fail(key, f"must be a string, not {raw!r}")
-        if choices and raw not in choices:
-            raise self.fail(key, f"must be one of {', '.join(choices)}; got {raw!r}")
-        return raw
-
-    def flag(self, key: str, default: bool) -> bool:
-        raw = self.table.get(key, default)
-        if not isinstance(raw, bool):
-            raise self.fail(key, f"must be true or false, not {raw!r}")
-        return raw
-
-    def cost(self, key: str, raw: object) -> Cost:
-        match = _COST.match(raw) if isinstance(raw, str) else None
-        if match is None:
-            raise self.fail(key, f'must be written primary+secondary like "3+1", not {raw!r}')
-        return Cost(int(match.group(1)), int(match.group(2)))
-
-    def effects(self, key: str, raw: object) -> tuple[Effect, ...]:
-        if raw is None:
-            return ()
-        if not isinstance(raw, list):
-            raise self.fail(key, "must be a list of effect tables")
-        out = []
-        for index, table in enumerate(raw):
-            try:
-                out.append(parse_effect(table))
-            except BadKeyError as exc:
-                raise self.fail(f"{key}[{index}].{exc.key}", exc.message) from None
-        return tuple(out)
-
-    def requirements(self, key: str, raw: object) -> tuple[Requirement, ...]:
-        if raw is None:
-            return ()
-        if not isinstance(raw, list):
-            raise self.fail(key, "must be a list of requirement tables")
-        out = []
-        for index, table in enumerate(raw):
-            try:
-                out.append(parse_requirement(table))
-            except BadKeyError as exc:
-                raise self.fail(f"{key}[{index}].{exc.key}", exc.message) from None
-        return tuple(out)
+def _reader(table: Mapping[str, object], source: str) -> Table:
+    """One spell table; its failures name the spell by its id (``?`` until it has one)."""
+    raw_id = table.get("id")
+    return Table(source, raw_id if isinstance(raw_id, str) else "?", table, SpellDataError)
 
 
-def _parse_target(r: _Reader, kind: str) -> TargetSpec:
-    raw = r.table.get("qualifiers", [])
+def _cost(r: Table, key: str, raw: object) -> Cost:
+    match = _COST.match(raw) if isinstance(raw, str) else None
+    if match is None:
+        raise r.fail(key, f'must be written primary+secondary like "3+1", not {raw!r}')
+    return Cost(int(match.group(1)), int(match.group(2)))
+
+
+def _effects(r: Table, key: str) -> tuple[Effect, ...]:
+    raw = r.get(key)
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise r.fail(key, "must be a list of effect tables")
+    out = []
+    for index, table in enumerate(raw):
+        try:
+            out.append(parse_effect(table))
+        except BadKeyError as exc:
+            raise r.fail(f"{key}[{index}].{exc.key}", exc.message) from None
+    return tuple(out)
+
+
+def _requirements(r: Table, key: str) -> tuple[Requirement, ...]:
+    raw = r.get(key)
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise r.fail(key, "must be a list of requirement tables")
+    out = []
+    for index, table in enumerate(raw):
+        try:
+            out.append(parse_requirement(table))
+        except BadKeyError as exc:
+            raise r.fail(f"{key}[{index}].{exc.key}", exc.message) from None
+    return tuple(out)
+
+
+def _parse_target(r: Table, kind: str) -> TargetSpec:
+    raw = r.get("qualifiers", [])
     if not isinstance(raw, list) or not all(isinstance(q, str) for q in raw):
         raise r.fail("qualifiers", 'must be a list of strings like "hex" or "range 3"')
     allegiance = "universal"
@@ -303,16 +286,13 @@ def _parse_target(r: _Reader, kind: str) -> TargetSpec:
 
 def parse_spell(table: Mapping[str, object], source: str) -> SpellDef:
     """Validate one spell table; raises :class:`SpellDataError` naming file, spell and key."""
-    r = _Reader(table, source)
-    for key in table:
-        if key not in _SPELL_KEYS:
-            raise r.fail(key, f"unknown key (accepted: {', '.join(_SPELL_KEYS)})")
+    r = _reader(table, source).known(_SPELL_KEYS)
     spell_id = r.text("id")
     if not _ID.match(spell_id):
         raise r.fail("id", "must be lower_snake_case letters, digits and underscores")
     name = r.text("name")
     house = r.text("house", choices=tuple(HOUSES))
-    cost = r.cost("cost", table.get("cost"))
+    cost = _cost(r, "cost", table.get("cost"))
     spell_type = r.text("type", choices=SPELL_TYPES)
     kind = r.text("target", choices=TARGET_KINDS)
     target = _parse_target(r, kind)
@@ -330,30 +310,25 @@ def parse_spell(table: Mapping[str, object], source: str) -> SpellDef:
 
     boosted_cost = None
     if "boosted_cost" in table:
-        boosted_cost = r.cost("boosted_cost", table["boosted_cost"])
+        boosted_cost = _cost(r, "boosted_cost", table["boosted_cost"])
         if boosted_cost.primary < cost.primary or boosted_cost.secondary < cost.secondary:
             raise r.fail("boosted_cost", "must not be cheaper than the base cost (N7)")
     cycle_raw = table.get("cost_cycle", [])
     if not isinstance(cycle_raw, list):
         raise r.fail("cost_cycle", 'must be a list of costs like ["1+0", "3+0"]')
-    cost_cycle = tuple(r.cost("cost_cycle", c) for c in cycle_raw)
+    cost_cycle = tuple(_cost(r, "cost_cycle", c) for c in cycle_raw)
 
-    effects = r.effects("effects", table.get("effects"))
-    boosted_effects = r.effects("boosted_effects", table.get("boosted_effects"))
-    on_squander = r.effects("on_squander", table.get("on_squander"))
-    triggers = _parse_triggers(r, table.get("triggers"))
+    effects = _effects(r, "effects")
+    boosted_effects = _effects(r, "boosted_effects")
+    on_squander = _effects(r, "on_squander")
+    triggers = _parse_triggers(r)
 
-    requires = table.get("requires", {})
-    if not isinstance(requires, Mapping):
-        raise r.fail("requires", "must be a table with targeting/execution/persistent lists")
-    for key in requires:
-        if key not in ("targeting", "execution", "persistent"):
-            raise r.fail(
-                f"requires.{key}", "unknown key (accepted: targeting, execution, persistent)"
-            )
-    req_t = r.requirements("requires.targeting", requires.get("targeting"))
-    req_e = r.requirements("requires.execution", requires.get("execution"))
-    req_p = r.requirements("requires.persistent", requires.get("persistent"))
+    requires = r.table(
+        "requires", not_table="must be a table with targeting/execution/persistent lists"
+    ).known(("targeting", "execution", "persistent"))
+    req_t = _requirements(requires, "targeting")
+    req_e = _requirements(requires, "execution")
+    req_p = _requirements(requires, "persistent")
 
     duration, turns, expires_on = _parse_duration(r, spell_type, triggers)
     if spell_type in INSTANT_TYPES:
@@ -446,30 +421,25 @@ def parse_spell(table: Mapping[str, object], source: str) -> SpellDef:
     )
 
 
-def _parse_triggers(r: _Reader, raw: object) -> tuple[Trigger, ...]:
+def _parse_triggers(r: Table) -> tuple[Trigger, ...]:
+    raw = r.get("triggers")
     if raw is None:
         return ()
     if not isinstance(raw, list):
         raise r.fail("triggers", "must be a list of {event, effects} tables")
     out = []
-    for index, table in enumerate(raw):
-        if not isinstance(table, Mapping):
-            raise r.fail(f"triggers[{index}]", "must be a table")
-        for key in table:
-            if key not in ("event", "effects"):
-                raise r.fail(f"triggers[{index}].{key}", "unknown key (accepted: event, effects)")
-        event = table.get("event")
+    for index, value in enumerate(raw):
+        t = r.item(f"triggers[{index}]", value, "must be a table").known(("event", "effects"))
+        event = t.get("event")
         if event not in EVENTS:
-            raise r.fail(
-                f"triggers[{index}].event", f"unknown event {event!r} (known: {', '.join(EVENTS)})"
-            )
-        effects = r.effects(f"triggers[{index}].effects", table.get("effects"))
+            raise t.fail("event", f"unknown event {event!r} (known: {', '.join(EVENTS)})")
+        effects = _effects(t, "effects")
         if not effects:
-            raise r.fail(f"triggers[{index}].effects", "needs at least one effect")
+            raise t.fail("effects", "needs at least one effect")
         for e_index, effect in enumerate(effects):
             if PRIMITIVES[effect.op].continuous:
-                raise r.fail(
-                    f"triggers[{index}].effects[{e_index}].do",
+                raise t.fail(
+                    f"effects[{e_index}].do",
                     f"{effect.op!r} is continuous; put it in 'effects'",
                 )
         out.append(Trigger(str(event), effects))
@@ -477,10 +447,10 @@ def _parse_triggers(r: _Reader, raw: object) -> tuple[Trigger, ...]:
 
 
 def _parse_duration(
-    r: _Reader, spell_type: str, triggers: tuple[Trigger, ...]
+    r: Table, spell_type: str, triggers: tuple[Trigger, ...]
 ) -> tuple[str, int, str | None]:
-    raw = r.table.get("duration")
-    expires_on = r.table.get("expires_on")
+    raw = r.get("duration")
+    expires_on = r.get("expires_on")
     if expires_on is not None and expires_on not in EVENTS:
         raise r.fail("expires_on", f"unknown event {expires_on!r} (known: {', '.join(EVENTS)})")
     if spell_type in INSTANT_TYPES:

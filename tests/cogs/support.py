@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ai.players import greedy_orders
 from bot import MatchBot
-from engine.notation import all_orders, context_for, format_order
-from engine.orders import Orders
+from engine.notation import context_for, format_order
+from engine.orders import Orders, all_orders
 from sandbox import Channel, Guild, Message, Sandbox, ScriptedPlayer
 from settings import Settings
 from tests.sandbox.support import running

@@ -88,13 +88,14 @@ async def test_typed_orders_in_a_dm_answer_with_a_suggestion_and_the_echo(world:
         legal = await bot.runtime.legal(match, str(view.viewer))
         dest = next(iter(legal.moves.values()))[0]
         before = len(world.alice.dms())
-        await world.alice.send_dm(f"cast {typo} on E5\nmove g1 nroth\nmove g1 to {dest}")
+        await world.alice.send_dm(f"cast {typo} on E5\nmove g1 nroth\nmove g1 to {dest}\ncancel 5")
         reply = await world.alice.wait_for_message(
             world.alice.dm, predicate=lambda m: not m.embeds, after=world.alice.dms()[before - 1]
         )
         assert f"no spell '{typo}' in your hand; did you mean {name}?" in reply.content
         assert "'nroth' is neither a direction nor a square; did you mean north?" in reply.content
         assert f"✅ move g1 to {dest}" in reply.content
+        assert "❌ there is no order 5; you have 1" in reply.content
         assert f"1. move g1 to {dest}" in reply.content
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance import load_scenario
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.notation import (
@@ -24,28 +25,25 @@ from engine.notation import (
     GroupInfo,
     NotationContext,
     NotationError,
-    Order,
     StructureInfo,
-    add_orders,
-    all_orders,
     context_for,
     format_order,
     format_orders,
     parse_command,
     parse_lines,
-    remove_order,
 )
 from engine.orders import (
     CastOrder,
     DiscardOrder,
     ManaChoice,
     MoveOrder,
+    Order,
     Orders,
     Target,
     TrainOrder,
+    add_orders,
     validate_orders,
 )
-from engine.scenario import load_scenario
 from engine.setup import new_game
 from engine.spells.targeting import candidate_targets
 from engine.state import MANA_TYPES, ActiveSpell, Card, GameState, HostRef, Side, Structure
@@ -507,31 +505,6 @@ def test_echo_numbers_orders_in_sheet_order() -> None:
         "6. discard Adriel's Timepiece",
         "7. mana D7 strife",
     ]
-
-
-def test_add_replaces_a_groups_move_and_the_discard() -> None:
-    orders = add_orders(Orders(), [MoveOrder(1, E5), DiscardOrder(11), MoveOrder(9, D7)])
-    orders = add_orders(orders, [MoveOrder(1, F1), DiscardOrder(12)])
-    assert orders.moves == (MoveOrder(9, D7), MoveOrder(1, F1))
-    assert orders.discard == DiscardOrder(12)
-
-
-def test_add_replaces_the_mana_choice_of_the_same_structure() -> None:
-    g12 = Coord.parse("G12")
-    orders = add_orders(Orders(), [ManaChoice(D7, "world"), ManaChoice(g12, "will")])
-    orders = add_orders(orders, [ManaChoice(D7, "order"), MoveOrder(1, E5)])
-    assert orders.mana_choices == (ManaChoice(g12, "will"), ManaChoice(D7, "order"))
-    assert orders.moves == (MoveOrder(1, E5),)
-
-
-def test_remove_order_by_echo_number() -> None:
-    orders = add_orders(Orders(), [CastOrder(11, Target("square", E5)), MoveOrder(1, E5)])
-    assert all_orders(remove_order(orders, 1)) == [MoveOrder(1, E5)]
-    with pytest.raises(NotationError, match="there is no order 3; you have 2"):
-        remove_order(orders, 3)
-    chosen = add_orders(orders, [ManaChoice(D7, "will")])
-    assert remove_order(chosen, 2).mana_choices == (ManaChoice(D7, "will"),)
-    assert remove_order(chosen, 3) == orders
 
 
 def _retarget(cast: CastOrder) -> CastOrder:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance import load_scenario
 from engine.legal import castable, legal_moves, trainable
 from engine.orders import MoveOrder, Orders, validate_orders
-from engine.scenario import load_scenario
 from engine.state import GameState, Result, Side
 from engine.turn import GameOverError, agree_draw, concede, resolve_turn
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import load_scenario, run_scenario
+from conformance import load_scenario, run_scenario
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted(SCENARIOS.rglob("*.toml"))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from engine.scenario import ScenarioError, load_scenario, main, rule_ids, run_scenario
+from conformance import ScenarioError, load_scenario, run_scenario
+from conformance.__main__ import main
+from conformance.coverage import REPO, rule_ids
 
 PASSING = """
 name = "a group moves"
@@ -66,6 +70,7 @@ def test_missing_events_show_the_report(tmp_path: Path) -> None:
         ('[["g", "B1"]]', '[["h", "B1"]]', "no group named 'h'"),
         ('minions = ["swordsman"]', 'minions = ["dragon"]', "unknown unit 'dragon'"),
         ("[turn.expect]", "[turn.expect]\ncolour = 1", "unknown key"),
+        ('red.moves = [["g", "B1"]]', 'red.moves = [["g"]]', "turn\\[0\\].red.moves\\[0\\]: write"),
     ],
 )
 def test_bad_scenarios_name_the_key(tmp_path: Path, old: str, new: str, message: str) -> None:
@@ -89,3 +94,25 @@ def test_rule_ids_come_from_the_specification() -> None:
     ids = rule_ids()
     assert ids[:2] == ["S1", "S2"]
     assert {"I1", "I6", "G12", "C8", "N12"} <= set(ids)
+
+
+def test_errors_name_the_full_path_of_the_key(tmp_path: Path) -> None:
+    path = _write(tmp_path, PASSING.replace("[turn.expect]", "[turn.expect]\ncolour = 1"))
+    with pytest.raises(ScenarioError) as caught:
+        run_scenario(load_scenario(path))
+    assert str(caught.value).startswith(f"{path}: turn[0].expect.colour: unknown key (accepted: ")
+
+
+def test_python_dash_m_conformance_exits_with_the_result(tmp_path: Path) -> None:
+    good = _write(tmp_path, PASSING, "good.toml")
+    bad = _write(tmp_path, PASSING.replace('at = "B1" }', 'at = "C1" }'), "bad.toml")
+    for path, code, word in ((good, 0, "ok"), (bad, 1, "FAIL")):
+        run = subprocess.run(
+            [sys.executable, "-m", "conformance", str(path)],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == code, run.stdout + run.stderr
+        assert run.stdout.startswith(f"{word}  " if word == "ok" else f"{word}  {path}")
