@@ -19,7 +19,7 @@ test: $(STAMP)
 	bash scripts/check.sh
 
 bench: $(STAMP)
-	for b in bench/*.py; do $(VENV)/bin/python $$b || exit 1; done
+	$(VENV)/bin/python -m bench
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
