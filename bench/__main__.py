@@ -28,6 +28,7 @@ QUICK: dict[str, tuple[str, ...]] = {
     "ai": ("--games", "6", "--strong-games", "2", "--max-turns", "30", "--workers", "1"),
     "service": ("--matches", "200", "--workers", "2"),
     "bot": ("--matches", "20", "--turns", "2"),
+    "anchor": ("--rounds", "10"),
 }
 
 
