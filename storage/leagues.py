@@ -411,12 +411,6 @@ class LeagueQueries:
             text,
         )
 
-    async def get_round(self, league_id: int, round_no: int) -> LeagueRoundRecord | None:
-        row = await self.tx.fetchone(
-            "SELECT * FROM league_rounds WHERE league_id = ? AND round_no = ?", league_id, round_no
-        )
-        return None if row is None else _round(row)
-
     async def list_rounds(self, league_id: int) -> list[LeagueRoundRecord]:
         rows = await self.tx.fetchall(
             "SELECT * FROM league_rounds WHERE league_id = ? ORDER BY round_no", league_id
