@@ -159,19 +159,21 @@ def main(argv: list[str] | None = None) -> int:
     all_ms = statistics.median(t for ts in theirs.values() for t in ts)
     move_ms = statistics.median(t for p in movement for t in theirs[p.name])
     move_units = statistics.mean(p.units for p in movement)
+    per_unit = move_ms / move_units
     print(
         f"  all {len(phases)} phases: {all_ms:.3f} ms; {len(movement)} movement phases: "
-        f"{move_ms:.3f} ms ({move_units:.0f} units and orders on average)"
+        f"{move_ms:.3f} ms ({move_units:.0f} units and orders on average, "
+        f"{per_unit * 1000:.1f} us each)"
     )
     print(f"ours, resolve_turn, CPU ms per turn (median of {len(paired)}, interleaved):")
     ours_ms = {f.name: statistics.median(turns[f.name]) for f in ours}
     for f in ours:
+        us = ours_ms[f.name] * 1000
+        strikes = f"{f.strikes} strikes ({us / f.strikes:.1f} us)" if f.strikes else "no strike"
         print(
-            f"  {f.name:9}: {ours_ms[f.name]:6.3f} ms; {f.groups} groups, {f.minions} minions, "
-            f"{f.strikes} strikes"
+            f"  {f.name:9}: {ours_ms[f.name]:6.3f} ms; {f.groups} groups ({us / f.groups:.1f} us "
+            f"each), {f.minions} minions ({us / f.minions:.1f} us), {strikes}"
         )
-
-    per_unit = move_ms / move_units
 
     def ratio(ours_each: float, theirs_each: float) -> str:
         return f"{ours_each / theirs_each:9.2f}"
