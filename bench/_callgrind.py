@@ -8,8 +8,9 @@ Python offers no way to switch callgrind's collection on and off from inside the
 measured call goes through `sys.call_tracing`, a C function of the interpreter that nothing else
 in the project calls: callgrind collects only while inside it (`--toggle-collect`) and writes one
 profile as it returns (`--dump-after`), which holds exactly that call. `PYTHONHASHSEED=0`, a fixed
-environment and a collection just before the measured call make the count repeat from run to
-run (set and dict orders stay the same, and so do the cyclic collector's runs inside the call).
+environment and a collection just before the measured call keep the count from moving with
+what ran before (set and dict orders stay the same, and so do the cyclic collector's runs inside
+the call): bench.engine's turns repeat to the instruction, bench.spells' to 0.2 %.
 """
 
 from __future__ import annotations
