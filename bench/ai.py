@@ -1,6 +1,6 @@
 """Computer player benchmark: seeded matches between levels, win rates and seconds per turn.
 
-    .venv/bin/python bench/ai.py [--games N] [--strong-games N] [--max-turns T] [--workers W]
+    .venv/bin/python -m bench.ai [--games N] [--strong-games N] [--max-turns T] [--workers W]
 
 Plays `greedy` against `random` and `strong` against `greedy`, each level on red in half of the
 games (red starts with initiative). A game is won by taking the enemy Sanctum; games still
@@ -16,14 +16,10 @@ import argparse
 import math
 import os
 import statistics
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import Level, choose_orders
 from ai.arena import play_match

@@ -7,7 +7,7 @@ has the bot's acknowledgement. Printed: acknowledgement latency p50/p99/max, tur
 (and posted) per second, peak memory of the bot and its workers, and whether every order given
 reached its turn's record.
 
-    .venv/bin/python bench/bot.py [--matches 200] [--turns 3]
+    .venv/bin/python -m bench.bot [--matches 200] [--turns 3]
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
 import discord.gateway
@@ -225,7 +223,8 @@ async def run(matches: int, turns: int, workers: int, active: int) -> None:
             ]
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                __file__,
+                "-m",
+                "bench.bot",
                 "--serve",
                 sandbox.api_base,
                 sandbox.gateway_url,

@@ -1,6 +1,8 @@
 """Benchmark of turn resolution: median time per turn on three reference states.
 
-Run: ``.venv/bin/python bench/engine.py [--repeat N]``. Prints figures; it is not a test.
+Run: ``.venv/bin/python -m bench.engine [--repeat N] [--instructions]``. Prints figures; it is
+not a test. ``--instructions`` then counts one turn of each fixture under callgrind (see
+``bench/_callgrind.py``), a figure that does not move with the machine's load.
 
 - opening: the classic board right after setup, both sides moving their group;
 - mid game: turn 16 of a seeded game played with legal random orders (training, casts, moves);
@@ -12,15 +14,14 @@ Target: the late game at most 2 ms per turn.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench import _callgrind
 from engine.content import Content, load_content
 from engine.coords import coord
 from engine.legal import castable, legal_moves, trainable
@@ -132,14 +133,26 @@ def median_ms(
     return statistics.median(wall) * 1000, statistics.median(cpu) * 1000, min(cpu) * 1000, events
 
 
-def main() -> None:
+FIXTURES = (("opening", opening), ("mid game", mid_game), ("late game", late_game))
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=200)
-    args = parser.parse_args()
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="then count each fixture's instructions per turn with callgrind (needs valgrind)",
+    )
+    parser.add_argument(_callgrind.FLAG, action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
     content = load_content()
-    for name, build in (("opening", opening), ("mid game", mid_game), ("late game", late_game)):
+    for name, build in FIXTURES:
         state, orders = build(content)
         resolve_turn(state, orders, content=content)  # warm caches
+        if args.measure_instructions:
+            _callgrind.measured(functools.partial(resolve_turn, state, orders, content=content))
+            continue
         ms, cpu_ms, best_ms, events = median_ms(state, orders, content, args.repeat)
         in_contact = sum(
             1
@@ -152,7 +165,10 @@ def main() -> None:
             f"{len(state.groups)} groups, {in_contact} in contact, "
             f"{len(state.active_spells)} active spells, {events} events"
         )
+    if args.instructions:
+        _callgrind.report("bench.engine", [name for name, _ in FIXTURES])
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Benchmark of Swiss pairing: whole seasons of random results, the slowest round of each.
 
-Run: ``.venv/bin/python bench/league_pairing.py [--players 16,24] [--seeds 3]``. Prints figures;
+Run: ``.venv/bin/python -m bench.league_pairing [--players 16,24] [--seeds 3]``. Prints figures;
 it is not a test.
 
 Late rounds of a large field are the hard case: few opponents are left that a player has not
@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from service.leagues.pairing import PairingError, pair_swiss_round
 from service.leagues.records import Bye, Entrant, Game, Outcome

@@ -4,7 +4,7 @@ Sets up N started matches (half with orders given but not confirmed), moves the 
 common deadline and times one sweep until every turn is resolved, persisted and its outbox rows
 written, on SQLite and on PostgreSQL. Prints the time, the rate and the peak resident memory.
 
-    .venv/bin/python bench/service.py [--matches 1000] [--workers 2] [--backend both]
+    .venv/bin/python -m bench.service [--matches 1000] [--workers 2] [--backend both]
 
 PostgreSQL comes from SANCTUM_TEST_POSTGRES_URL, or from scripts/postgres.sh when unset; each
 run uses a fresh schema and drops it afterwards.
@@ -17,7 +17,6 @@ import asyncio
 import os
 import resource
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -26,19 +25,17 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
+from engine.content import load_content
+from engine.setup import default_deck
+from engine.state import Side
+from service import engine_bridge as eb
+from service.clock import ManualClock, to_ms
+from service.matches import MatchService
+from storage import Store
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import asyncpg  # noqa: E402
-
-from engine.content import load_content  # noqa: E402
-from engine.setup import default_deck  # noqa: E402
-from engine.state import Side  # noqa: E402
-from service import engine_bridge as eb  # noqa: E402
-from service.clock import ManualClock, to_ms  # noqa: E402
-from service.matches import MatchService  # noqa: E402
-from storage import Store  # noqa: E402
-
 TURN_SECONDS = 3600
 DISTINCT_SEEDS = 25
 

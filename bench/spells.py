@@ -1,6 +1,8 @@
 """Benchmark of the spell system: a late-game turn with many active spells and 10 casts a side.
 
-Run: ``.venv/bin/python bench/spells.py [--repeat N]``. Prints figures; it is not a test.
+Run: ``.venv/bin/python -m bench.spells [--repeat N] [--instructions]``. Prints figures; it is
+not a test. ``--instructions`` then counts one whole turn of each position under callgrind (see
+``bench/_callgrind.py``), a figure that does not move with the machine's load.
 
 The position: a 12x12 plains board, 14 groups a side (4 minions each), and N active spells spread
 over groups, minions, squares, structures and the globe (alterations with stat modifiers,
@@ -17,15 +19,14 @@ Target: at most 5 ms per turn with 150 active spells, growing no faster than lin
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench import _callgrind
 from engine.content import Content, load_content
 from engine.coords import coord
 from engine.orders import CastOrder, Orders
@@ -50,6 +51,7 @@ from engine.turn import resolve_turn
 from engine.world import World
 
 SIZE = 12
+ACTIVE = (150, 1500)  # active spells in the two positions measured
 GROUP_SPELLS = ("fortitude", "obeisance", "ostracize", "justicars", "imp_frenzy", "soul_jar")
 MINION_SPELLS = ("regeneration", "iron_skin", "pixie_dust", "xias_walk")
 GLOBE_SPELLS = ("codex_of_order", "embargo", "pact_sealed")
@@ -158,10 +160,25 @@ def _cpu_ms(run: Callable[[], None], repeat: int) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="then count a whole turn's instructions with callgrind (needs valgrind)",
+    )
+    parser.add_argument(_callgrind.FLAG, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     content = load_content()
+    if args.measure_instructions:
+        for active in ACTIVE:
+            state, casts = late_game(active, content)
+            orders = {side: Orders(casts=tuple(c)) for side, c in casts.items()}
+            resolve_turn(state, orders, random.Random(1), content=content)  # warm caches
+            _callgrind.measured(
+                functools.partial(resolve_turn, state, orders, random.Random(1), content=content)
+            )
+        return 0
     rows = []
-    for active in (150, 1500):
+    for active in ACTIVE:
         state, casts = late_game(active, content)
         n_casts = {side.value: len(c) for side, c in casts.items()}
 
@@ -189,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"growth 150 -> 1500 (10x spells): spell phase x{ratio_phase:.1f}, turn x{ratio_turn:.1f}"
     )
+    if args.instructions:
+        _callgrind.report("bench.spells", [f"{active} active spells" for active in ACTIVE])
     return 0
 
 

@@ -14,7 +14,7 @@ from engine.report import TurnReport
 from engine.spells.schema import SpellDef
 from engine.state import Group, Mana
 from engine.view import PlayerView, SpellView
-from render.overlay import SpellLookup, TurnMarks, marks_from_report
+from render.marks import SpellLookup, TurnMarks, marks_from_report
 from render.scene import BoardScene, GroupMark, SideInfo, SpellBadge, SquareMark, StructureMark
 
 SpellBook = Mapping[str, SpellDef]

@@ -7,15 +7,12 @@ the slowest part of a board image, so every (text, font, colour) is rasterised o
 
 from __future__ import annotations
 
-import logging
 import math
 import threading
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
-
-logger = logging.getLogger(__name__)
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "data" / "assets"
 FONTS_DIR = ASSETS_DIR / "fonts"

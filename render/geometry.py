@@ -89,14 +89,6 @@ class Layout:
     def panel_box(self) -> Box:
         return (0, self.panel_top, self.width, self.height)
 
-    def column_at(self, x: int) -> int:
-        """Screen column (0 = leftmost) of board column x."""
-        return self.columns - 1 - x if self.flipped else x
-
-    def row_at(self, y: int) -> int:
-        """Screen row (0 = topmost) of board row y."""
-        return y if self.flipped else self.rows - 1 - y
-
     def square_box(self, x: int, y: int) -> Box:
         cell = self.theme.cell
         column = self.columns - 1 - x if self.flipped else x

@@ -22,7 +22,8 @@ from render.adapt import SpellBook, default_spells, scene_from_view
 from render.assets import RGB, fit_text, paste_text, text_sprite
 from render.board import draw_scene
 from render.geometry import Layout
-from render.overlay import XY, arrow_polygon, dashed_line, globe_anchor, target_badge_origin
+from render.marks import XY
+from render.overlay import arrow_polygon, dashed_line, globe_anchor, target_badge_origin
 from render.scene import BoardScene, SpellBadge
 from render.sprites import OUTLINE, spell_badge
 from render.theme import (

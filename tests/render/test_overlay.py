@@ -13,7 +13,7 @@ from engine.view import view_for
 from render import DEFAULT_THEME, render_board
 from render.adapt import report_marks, scene_from_view
 from render.geometry import Layout
-from render.overlay import (
+from render.marks import (
     CaptureMark,
     CombatMark,
     DeathMark,
