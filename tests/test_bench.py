@@ -38,7 +38,10 @@ def test_instruction_counts_cover_only_the_measured_calls_and_repeat() -> None:
     # unmeasured call (ten times the small one) are left out.
     assert 1.8 < large / small < 2.2
     assert small < 2 * 13_000_000
-    assert _callgrind.counts("tests.callgrind_probe", 2) == [small, large]
+    # A second run repeats them to a few instructions in ten million (the first run of a fresh
+    # clone also writes the probe's bytecode cache, which moves a handful).
+    again = _callgrind.counts("tests.callgrind_probe", 2) or [0, 0]
+    assert all(abs(a - b) <= b // 100_000 for a, b in zip(again, (small, large), strict=True))
 
 
 def test_anchor_without_diplomacy_says_how_to_install_it(
