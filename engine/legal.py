@@ -1,6 +1,6 @@
 """What a side may order now: helpers for order sheets, parsers and computer players.
 
-These answer from the position between turns (the same view :func:`engine.orders.validate_orders`
+These answer from the position between turns (the same view :func:`engine.validate.validate_orders`
 judges against); an order they list is accepted by validation.
 """
 

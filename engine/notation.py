@@ -5,7 +5,7 @@ Players type orders in a direct message (``cast Fireball on E5``, ``move g2 nort
 :func:`parse_command` turns one line into a :class:`Command` or raises :class:`NotationError`
 whose message says exactly what was not understood and, where a close name exists, suggests it.
 Only the shape of an order is checked here; whether it is legal is for
-:func:`engine.orders.validate_orders`.
+:func:`engine.validate.validate_orders`.
 
 :func:`format_order` writes an order back in the same notation, so the echo a player reads can be
 typed again and means the same order.

@@ -1,21 +1,18 @@
 """One side's orders for a turn: casts, moves, trainings and at most one discard (S5).
 
-Orders are frozen values with ``to_dict``/``from_dict``. :func:`validate_orders` returns every
-problem at once, each a :class:`Problem` with a code and a message a player understands.
+Orders are frozen values with ``to_dict``/``from_dict``. :func:`engine.validate.validate_orders`
+returns every problem at once, each a :class:`Problem` with a code and a message a player
+understands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from engine.coords import Coord, CoordError
 from engine.state import FORMAT_VERSION, HOST_KINDS, HostKind, StateFormatError
-
-if TYPE_CHECKING:
-    from engine.content import Content
-    from engine.state import GameState, Side
 
 TRAIN_KINDS: Final = ("swordsman", "archer", "mana")
 TrainKind: TypeAlias = Literal["swordsman", "archer", "mana"]
@@ -269,15 +266,6 @@ class Problem:
         return Problem(
             str(data["code"]), str(data["message"]), data.get("order_index"), data.get("section")
         )
-
-
-def validate_orders(
-    state: GameState, side: Side, orders: Orders, content: Content | None = None
-) -> list[Problem]:
-    """Every problem with ``orders`` for ``side`` in ``state`` (empty when they are legal)."""
-    from engine.validate import validate
-
-    return validate(state, side, orders, content)
 
 
 # -- readers that turn malformed input into StateFormatError with the key's name

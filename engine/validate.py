@@ -21,9 +21,10 @@ if TYPE_CHECKING:
     from engine.content import Content
 
 
-def validate(
+def validate_orders(
     state: GameState, side: Side, orders: Orders, content: Content | None = None
 ) -> list[Problem]:
+    """Every problem with ``orders`` for ``side`` in ``state`` (empty when they are legal)."""
     from engine.spells.targeting import validate_casts
 
     content = content or load_content()

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.orders import Orders, Problem, validate_orders
+from engine.orders import Orders, Problem
 from engine.report import TurnReport
 from engine.setup import MatchConfig, new_game
 from engine.state import GameState, Side
 from engine.turn import agree_draw, concede, resolve_turn
+from engine.validate import validate_orders
 
 JsonDict = dict[str, Any]
 SIDES: tuple[str, str] = (str(Side.RED), str(Side.BLUE))

@@ -35,20 +35,12 @@ from engine.notation import (
     parse_lines,
     remove_order,
 )
-from engine.orders import (
-    CastOrder,
-    DiscardOrder,
-    ManaChoice,
-    MoveOrder,
-    Orders,
-    Target,
-    TrainOrder,
-    validate_orders,
-)
+from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
 from engine.scenario import load_scenario
 from engine.setup import new_game
 from engine.spells.targeting import candidate_targets
 from engine.state import MANA_TYPES, ActiveSpell, Card, GameState, HostRef, Side, Structure
+from engine.validate import validate_orders
 from engine.view import view_for
 from tests.engine.conftest import classic_config
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from engine.legal import castable, legal_moves, trainable
-from engine.orders import MoveOrder, Orders, validate_orders
+from engine.orders import MoveOrder, Orders
 from engine.scenario import load_scenario
 from engine.state import GameState, Result, Side
 from engine.turn import GameOverError, agree_draw, concede, resolve_turn
+from engine.validate import validate_orders
 
 
 def _march(state: GameState) -> dict[Side, Orders]:

@@ -6,18 +6,10 @@ import re
 from dataclasses import replace
 
 from engine.coords import Coord
-from engine.orders import (
-    CastOrder,
-    DiscardOrder,
-    ManaChoice,
-    MoveOrder,
-    Orders,
-    Target,
-    TrainOrder,
-    validate_orders,
-)
+from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
 from engine.state import GameState, Side
 from engine.turn import resolve_turn
+from engine.validate import validate_orders
 
 
 def _red_group(state: GameState) -> int:
