@@ -14,7 +14,7 @@ from engine.coords import Coord, coord
 from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
 from engine.queries import movable, moves, walks
-from engine.setup import turn_rng
+from engine.rng import turn_rng
 from engine.state import GameState, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem

@@ -17,7 +17,7 @@ from engine.content import load_content
 from engine.movement import order_ranges, resolve_movement
 from engine.orders import CastOrder, Orders, Problem
 from engine.report import TurnReport
-from engine.setup import turn_rng
+from engine.rng import turn_rng
 from engine.start import run_start_of_turn
 from engine.state import SIDES, GameState, Result, Side
 from engine.training import apply_training

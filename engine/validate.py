@@ -12,7 +12,7 @@ from engine.content import load_content
 from engine.coords import Coord
 from engine.orders import ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
-from engine.setup import turn_rng
+from engine.rng import turn_rng
 from engine.state import MANA_TYPES, GameState, Group, Side
 from engine.training import apply_training
 from engine.world import World

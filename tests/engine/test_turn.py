@@ -32,7 +32,7 @@ def test_G11_a_turn_replays_exactly(opening: GameState) -> None:
 
 
 def test_G11_default_generator_comes_from_seed_and_turn(opening: GameState) -> None:
-    from engine.setup import turn_rng
+    from engine.rng import turn_rng
 
     explicit = resolve_turn(opening, {}, turn_rng(opening.seed, opening.turn))
     assert explicit == resolve_turn(opening, {})
