@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
+from engine.spells.aim import Aim, aim_of_host
 from engine.spells.lookup import invalidate, lookup
 from engine.spells.primitives import PRIMITIVES, Effect
-from engine.spells.targeting import Aim, aim_of_host
 from engine.spells.vocab import HOUSES, MANA_TYPES
 from engine.state import (
     GLOBE,

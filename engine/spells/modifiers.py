@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
+from engine.spells.aim import aim_of_host
 from engine.spells.lookup import Lookup, StateLike, lookup
 from engine.spells.primitives import Effect
 from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
@@ -168,8 +169,6 @@ def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[Activ
     if not auras:
         return
     for spell in view.spells_among(auras):
-        from engine.spells.targeting import aim_of_host
-
         definition = content.spells[spell.spell_id]
         aim = aim_of_host(view, spell.host)
         if aim is None or aim.coord is None or not _potent(view, spell, definition, content):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
+from engine.spells.aim import Aim, aim_of_host
 from engine.spells.duel import Duel, roll
 from engine.spells.effects import (
     SQUARE_EFFECTS,
@@ -41,7 +42,7 @@ from engine.spells.lookup import lookup
 from engine.spells.modifiers import effects_by_op, ids_with
 from engine.spells.primitives import Effect
 from engine.spells.requirements import ReqContext, failing
-from engine.spells.targeting import Aim, Resolved, cast_cost, check_target, resolve_cast
+from engine.spells.targeting import Resolved, cast_cost, check_target, resolve_cast
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
 from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side
 
@@ -295,8 +296,6 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
 
 def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
     """The aims an instant spell's effects reach: ground and aura widen the one target (N11)."""
-    from engine.spells.targeting import aim_of_host
-
     t = spell.target
     view = lookup(world)
     if not t.has("ground") and t.aura is None:

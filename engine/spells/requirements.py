@@ -13,15 +13,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.spells.aim import aim_of_host
 from engine.spells.params import BadKeyError, Key, Params, check_keys
 from engine.spells.vocab import TERRAINS
 from engine.state import ActiveSpell, Side
 
 if TYPE_CHECKING:
     from engine.content import Content
+    from engine.spells.aim import Aim
     from engine.spells.lookup import Lookup
     from engine.spells.schema import SpellDef
-    from engine.spells.targeting import Aim
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +136,6 @@ def holds_persistent(
     view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content
 ) -> bool:
     """Whether an active spell is potent: every persistent requirement holds on its host."""
-    from engine.spells.targeting import aim_of_host
-
     aim = aim_of_host(view, spell.host)
     if aim is None:
         return False

@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 
 from engine.coords import Coord
 from engine.orders import CastOrder, Problem, Target
+from engine.spells.aim import Aim
 from engine.spells.lookup import Lookup, StateLike, lookup
 from engine.spells.requirements import ReqContext, failing
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
-from engine.state import GLOBE, Group, HostRef, Mana, Minion, Owner, Side, Structure
+from engine.state import GLOBE, HostRef, Mana, Side
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -24,47 +25,6 @@ if TYPE_CHECKING:
     from engine.world import World
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
-
-
-@dataclass(frozen=True, slots=True)
-class Aim:
-    """What a cast is aimed at, resolved against the board."""
-
-    host: HostRef
-    coord: Coord | None = None
-    group: Group | None = None
-    minion: Minion | None = None
-    structure: Structure | None = None
-
-    @property
-    def owner(self) -> Owner | None:
-        if self.group is not None:
-            return self.group.owner
-        if self.structure is not None:
-            return self.structure.owner
-        return None
-
-
-def aim_of_host(view: Lookup, host: HostRef) -> Aim | None:
-    """The aim an active spell's host stands for (None when the host is gone)."""
-    if host.kind == "globe":
-        return Aim(GLOBE)
-    if host.kind == "square":
-        if not isinstance(host.ref, Coord) or host.ref not in view.terrain:
-            return None
-        return Aim(host, host.ref, view.group_at(host.ref), None, view.structure_at(host.ref))
-    if not isinstance(host.ref, int):
-        return None
-    if host.kind == "group":
-        group = view.group(host.ref)
-        return None if group is None else Aim(host, group.coord, group)
-    if host.kind == "minion":
-        found = view.minion(host.ref)
-        if found is None:
-            return None
-        return Aim(host, found[0].coord, found[0], found[1])
-    structure = view.structure(host.ref)
-    return None if structure is None else Aim(host, structure.coord, structure=structure)
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
