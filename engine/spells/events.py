@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.spells.checks import holds_persistent
 from engine.spells.effects import EffectContext, apply_effects, end_spell, host_aim
 from engine.spells.lookup import lookup
-from engine.spells.requirements import holds_persistent
 from engine.state import ActiveSpell, HostRef
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.spells.aim import aim_of_host
+from engine.spells.checks import holds_persistent
 from engine.spells.lookup import Lookup, StateLike, lookup
 from engine.spells.primitives import Effect
 from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
@@ -88,8 +89,6 @@ def effects_by_op(spell: SpellDef) -> dict[str, tuple[Effect, ...]]:
 def _potent(view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content) -> bool:
     if not definition.requires_persistent:
         return True
-    from engine.spells.requirements import holds_persistent
-
     return holds_persistent(view, spell, definition, content)
 
 

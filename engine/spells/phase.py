@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
 from engine.spells.aim import Aim, aim_of_host
+from engine.spells.checks import ReqContext, failing
 from engine.spells.duel import Duel, roll
 from engine.spells.effects import (
     SQUARE_EFFECTS,
@@ -41,7 +42,6 @@ from engine.spells.effects import (
 from engine.spells.lookup import lookup
 from engine.spells.modifiers import effects_by_op, ids_with
 from engine.spells.primitives import Effect
-from engine.spells.requirements import ReqContext, failing
 from engine.spells.targeting import Resolved, cast_cost, check_target, resolve_cast
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
 from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side

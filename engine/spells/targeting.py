@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from engine.coords import Coord
 from engine.orders import CastOrder, Problem, Target
 from engine.spells.aim import Aim
+from engine.spells.checks import ReqContext, failing
 from engine.spells.lookup import Lookup, StateLike, lookup
-from engine.spells.requirements import ReqContext, failing
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
 from engine.state import GLOBE, HostRef, Mana, Side
 
