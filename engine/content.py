@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.coords import Coord, coord
+from engine.spells.catalogue import load_spells
 from engine.state import MANA_TYPES, OPPOSED, Minion, Side
 
 if TYPE_CHECKING:
@@ -454,8 +455,6 @@ def _default_content() -> Content:
 
 
 def _load(folder: Path) -> Content:
-    from engine.spells.catalogue import load_spells
-
     units = _load_units(folder / "units.toml")
     nations = _load_nations(folder / "nations.toml")
     houses = _load_houses(folder / "houses.toml", nations)

@@ -15,6 +15,8 @@ from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
 from engine.queries import movable, moves, walks
 from engine.rng import turn_rng
+from engine.spells.modifiers import bound_spells
+from engine.spells.targeting import cast_cost, legal_targets, validate_casts
 from engine.state import GameState, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
@@ -141,8 +143,6 @@ def cast_options(state: GameState, side: Side, content: Content | None = None) -
     the bound spells it carries, plainly, boosted and at each power level; listed (in that
     order) only when it has a target on which casting it alone is accepted
     (:func:`engine.spells.targeting.validate_casts` decides)."""
-    from engine.spells.modifiers import bound_spells
-
     content = content or load_content()
     out = _with_targets(state, side, _hand_options(state, side, content, boosts=True), content)
     house = state.player(side).house
@@ -192,8 +192,6 @@ def _option(
     power: int | None = None,
     bound_source: int | None = None,
 ) -> CastOption:
-    from engine.spells.targeting import cast_cost
-
     label = spell.name + (" boosted" if boosted else "")
     if power is not None:
         label += f" power {power}"
@@ -233,8 +231,6 @@ def _with_targets(
     """``options`` with their accepted targets, those without any left out. The board checks
     (:func:`legal_targets`) depend only on the spell, so they run once per spell; a cast the
     pool cannot pay for is refused on every target (C4), so its targets are not tried."""
-    from engine.spells.targeting import legal_targets, validate_casts
-
     pool = state.player(side).pool
     out = []
     board: dict[str, list[Target]] = {}

@@ -13,11 +13,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.combat import resolve_combat
 from engine.content import load_content
 from engine.movement import order_ranges, resolve_movement
 from engine.orders import CastOrder, Orders, Problem
 from engine.report import TurnReport
 from engine.rng import turn_rng
+from engine.spells.phase import run_spell_phase
+from engine.spells.targeting import validate_casts
 from engine.start import run_start_of_turn
 from engine.state import SIDES, GameState, Result, Side
 from engine.training import apply_training
@@ -40,9 +43,6 @@ def resolve_turn(
     content: Content | None = None,
 ) -> tuple[GameState, TurnReport]:
     """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders)."""
-    from engine.combat import resolve_combat
-    from engine.spells.phase import run_spell_phase
-
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
     content = content or load_content()
@@ -117,8 +117,6 @@ def _discard(world: World, side: Side, orders: Orders) -> None:
 
 def _castable(world: World, side: Side, orders: Orders) -> list[CastOrder]:
     """The casts that pass targeting on the position after training (the rest are refused)."""
-    from engine.spells.targeting import validate_casts
-
     if not orders.casts:
         return []
     problems = validate_casts(world.state, side, list(orders.casts), world.content)

@@ -13,6 +13,7 @@ from engine.coords import Coord
 from engine.orders import ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
 from engine.rng import turn_rng
+from engine.spells.targeting import validate_casts
 from engine.state import MANA_TYPES, GameState, Group, Side
 from engine.training import apply_training
 from engine.world import World
@@ -25,8 +26,6 @@ def validate_orders(
     state: GameState, side: Side, orders: Orders, content: Content | None = None
 ) -> list[Problem]:
     """Every problem with ``orders`` for ``side`` in ``state`` (empty when they are legal)."""
-    from engine.spells.targeting import validate_casts
-
     content = content or load_content()
     if state.result is not None:
         return [Problem("game_over", "the game is over; no more orders are taken")]

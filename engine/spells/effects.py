@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 from engine.coords import Coord
 from engine.spells.aim import Aim, aim_of_host
 from engine.spells.lookup import invalidate, lookup
+from engine.spells.modifiers import can_join, group_walks, initiative_lock
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.vocab import HOUSES, MANA_TYPES
 from engine.state import (
@@ -28,6 +29,7 @@ from engine.state import (
     Side,
     evolve,
 )
+from engine.terrain import can_enter
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -136,9 +138,6 @@ def with_stats(minion: Minion, stats: dict[str, int]) -> Minion:
 def enterable(world: World, group: Group, at: Coord, walks: frozenset[str] | None = None) -> bool:
     """A free square the group may enter (terrain walks, no group, no hostile structure);
     ``walks`` may be given when many squares are tried for one group."""
-    from engine.spells.modifiers import group_walks
-    from engine.terrain import can_enter
-
     if not world.on_board(at) or world.group_at(at) is not None:
         return False
     structure = world.structure_at(at)
@@ -152,8 +151,6 @@ def enterable(world: World, group: Group, at: Coord, walks: frozenset[str] | Non
 def nearest_free(world: World, group: Group, origin: Coord) -> Coord | None:
     """The free square nearest ``origin`` the group may enter (ties: lower row, then column),
     other than the group's own square."""
-    from engine.spells.modifiers import group_walks
-
     walks = group_walks(world, group)
     for at in sorted(world.terrain, key=lambda c: (c.dist(origin), c.y, c.x)):
         if at != group.coord and enterable(world, group, at, walks):
@@ -165,8 +162,6 @@ def _force_move(ctx: EffectContext, effect: Effect) -> None:
     group = affected_group(ctx)
     if group is None:
         return
-    from engine.spells.modifiers import group_walks
-
     walks = group_walks(ctx.world, group)
     options = [n for n in group.coord.neighbours() if enterable(ctx.world, group, n, walks)]
     if not options:
@@ -236,8 +231,6 @@ def _summon(ctx: EffectContext, effect: Effect) -> None:
 
 def hero_room(world: World, side: Side, at: Coord) -> bool:
     """A hero fits on ``at``: an empty square, or a friendly recruit group with room."""
-    from engine.spells.modifiers import can_join
-
     group = world.group_at(at)
     if group is None:
         return True
@@ -445,8 +438,6 @@ def _counter(ctx: EffectContext, effect: Effect) -> None:
 
 
 def _swap_initiative(ctx: EffectContext, effect: Effect) -> None:
-    from engine.spells.modifiers import initiative_lock
-
     world = ctx.world
     if initiative_lock(world) is not None:
         world.emit("spell_effect", spell=ctx.spell.id, text="Initiative is held fast (I6).")

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
+from engine.content import load_content
 from engine.coords import Coord
 from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
 from engine.spells.lookup import Lookup, StateLike, lookup
-from engine.spells.primitives import Effect
+from engine.spells.primitives import PRIMITIVES, Effect
 from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ def content_of(source: object, content: Content | None) -> Content:
     world_content = getattr(source, "content", None)
     if world_content is not None:
         return world_content  # type: ignore[no-any-return]
-    from engine.content import load_content
-
     return load_content()
 
 
@@ -76,8 +75,6 @@ def effects_by_op(spell: SpellDef) -> dict[str, tuple[Effect, ...]]:
     cached = _continuous.get(id(spell))
     if cached is not None and cached[0] is spell:
         return cached[1]
-    from engine.spells.primitives import PRIMITIVES
-
     by_op: dict[str, tuple[Effect, ...]] = {}
     for effect in spell.effects:
         if PRIMITIVES[effect.op].continuous:

@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.coords import Coord
+from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
 from engine.spells.aim import Aim
 from engine.spells.checks import ReqContext, failing
 from engine.spells.lookup import Lookup, StateLike, lookup
+from engine.spells.modifiers import bound_spells, content_of, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
 from engine.state import GLOBE, HostRef, Mana, Side
 
@@ -112,8 +113,6 @@ def _line(a: Coord, b: Coord) -> list[tuple[int, int]]:
 
 
 def line_of_sight(view: Lookup, a: Coord, b: Coord) -> bool:
-    from engine.coords import coord
-
     return all(view.terrain.get(coord(x, y)) not in LOS_BLOCKERS for x, y in _line(a, b))
 
 
@@ -202,8 +201,6 @@ def _qualifiers(
                 raise Refusal(
                     "concealed", f"the minion at {at} is hidden in the {view.terrain[at]}"
                 )
-            from engine.spells.modifiers import is_invisible
-
             if is_invisible(view, group, minion, content):
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
 
@@ -260,8 +257,6 @@ def resolve_cast(
     """The spell behind a cast order; ``hand`` lists (card uid, spell id) of the side's hand."""
     spells = content.spells
     if cast.bound_source is not None:
-        from engine.spells.modifiers import bound_spells
-
         if cast.spell_id is None or cast.spell_id not in spells:
             return Problem("unknown_spell", f"unknown bound spell {cast.spell_id!r}")
         for carrier, bound_id in bound_spells(source, side, content):
@@ -357,8 +352,6 @@ def validate_cast(
     state: StateLike | World, side: Side, cast: CastOrder, content: Content | None = None
 ) -> list[Problem]:
     """Every problem with one cast on its own (see :func:`validate_casts` for the whole list)."""
-    from engine.spells.modifiers import content_of
-
     content = content_of(state, content)
     hand, house, pool, log = _player_bits(state, side)
     resolved, _, problems = _cast_problems(
@@ -383,8 +376,6 @@ def validate_casts(
 
     S5's limit "up to their hand" follows from each held card being cast at most once.
     """
-    from engine.spells.modifiers import content_of
-
     content = content_of(state, content)
     hand, house, pool, log = _player_bits(state, side)
     out: list[Problem] = []
@@ -472,8 +463,6 @@ def legal_targets(
     carrier: int | None = None,
 ) -> list[Target]:
     """Targets ``spell`` may be cast on by ``side`` now (board checks only: not mana or hand)."""
-    from engine.spells.modifiers import content_of
-
     content = content_of(source, content)
     view = lookup(source)
     return [
