@@ -16,6 +16,7 @@ from engine.spells.aim import Aim, aim_of_host
 from engine.spells.lookup import invalidate, lookup
 from engine.spells.modifiers import can_join, group_walks, initiative_lock
 from engine.spells.primitives import PRIMITIVES, Effect
+from engine.spells.specials import HANDLERS
 from engine.spells.vocab import HOUSES, MANA_TYPES
 from engine.state import (
     GLOBE,
@@ -47,6 +48,17 @@ class EffectContext:
     active: ActiveSpell | None = None
     power: int | None = None
     subject: HostRef | None = None
+
+    # The helpers a special handler (engine.spells.specials) may call: specials sit below this
+    # module, so they reach its functions through the context they are given.
+
+    def end_spell(self, uid: int, reason: str) -> None:
+        """An active spell leaves play (see :func:`end_spell`)."""
+        end_spell(self.world, uid, reason)
+
+    def nearest_free(self, group: Group, origin: Coord) -> Coord | None:
+        """The free square nearest ``origin`` the group may enter (see :func:`nearest_free`)."""
+        return nearest_free(self.world, group, origin)
 
 
 def affected_group(ctx: EffectContext) -> Group | None:
@@ -524,8 +536,6 @@ def _attach(ctx: EffectContext, effect: Effect) -> None:
 
 
 def _special(ctx: EffectContext, effect: Effect) -> None:
-    from engine.spells.specials import HANDLERS
-
     HANDLERS[effect.params.text("handler")](ctx)
 
 
