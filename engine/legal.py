@@ -15,6 +15,7 @@ from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
 from engine.queries import movable, moves, walks
 from engine.rng import turn_rng
+from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.modifiers import bound_spells
 from engine.spells.targeting import cast_cost, legal_targets, validate_casts
 from engine.state import GameState, Mana, Side
@@ -73,7 +74,7 @@ def trainable(
 ) -> dict[Coord, list[TrainOrder]]:
     """For each of ``side``'s structures with a novice: the training orders accepted there now."""
     content = content or load_content()
-    world = World(state, turn_rng(state.seed, state.turn), content)
+    world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     house = content.houses[state.player(side).house]
     out: dict[Coord, list[TrainOrder]] = {}
     for structure in state.structures:

@@ -19,6 +19,7 @@ from engine.movement import order_ranges, resolve_movement
 from engine.orders import CastOrder, Orders, Problem
 from engine.report import TurnReport
 from engine.rng import turn_rng
+from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.phase import run_spell_phase
 from engine.spells.targeting import validate_casts
 from engine.start import run_start_of_turn
@@ -46,7 +47,7 @@ def resolve_turn(
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
     content = content or load_content()
-    world = World(state, rng or turn_rng(state.seed, state.turn), content)
+    world = World(state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
 
     for side in SIDES:

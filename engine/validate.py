@@ -13,6 +13,7 @@ from engine.coords import Coord
 from engine.orders import ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
 from engine.rng import turn_rng
+from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.targeting import validate_casts
 from engine.state import MANA_TYPES, GameState, Group, Side
 from engine.training import apply_training
@@ -29,7 +30,7 @@ def validate_orders(
     content = content or load_content()
     if state.result is not None:
         return [Problem("game_over", "the game is over; no more orders are taken")]
-    world = World(state, turn_rng(state.seed, state.turn), content)
+    world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     problems = apply_training(world, side, orders.trains)
     problems += _discard_problems(state, side, orders)
     seen: set[int] = set()

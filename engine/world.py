@@ -15,10 +15,11 @@ import bisect
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from engine.coords import Coord
 from engine.report import Event
+from engine.spells.lookup import invalidate
 from engine.spells.vocab import EVENTS as BROADCAST_EVENTS
 from engine.state import (
     GLOBE,
@@ -52,6 +53,25 @@ DEATH_CAUSES: Final = ("killed", "died", "removed")
 EventHandler = Callable[["World", ActiveSpell, str, "HostRef | None"], None]
 
 
+class SpellHooks(Protocol):
+    """What the World asks of the spell rules (``engine.spells.hooks`` answers; ``engine.turn``
+    hands it in): the World sits below them and only calls them through this seam."""
+
+    def on_event(
+        self, world: World, spell: ActiveSpell, event: str, subject: HostRef | None
+    ) -> None:
+        """``spell`` hears ``event`` about ``subject`` (None for turn-wide events)."""
+
+    def reacts(self, content: Content, spell_id: str, event: str) -> bool:
+        """Whether active copies of ``spell_id`` react to ``event`` at all."""
+
+    def end_spell(self, world: World, uid: int, reason: str) -> None:
+        """An active spell leaves play."""
+
+    def dispellable(self, world: World, spell: ActiveSpell) -> bool:
+        """Whether a dispel (or a cleared square) ends the spell."""
+
+
 class World:
     """Mutable working copy of a :class:`GameState` for one turn."""
 
@@ -60,10 +80,13 @@ class World:
         state: GameState,
         rng: random.Random,
         content: Content,
+        hooks: SpellHooks,
         on_event: EventHandler | None = None,
     ) -> None:
-        """``on_event`` replaces ``engine.spells.events.on_event`` as the listener (tests)."""
+        """``hooks`` carry out the spell rules; ``on_event`` replaces ``hooks.on_event`` as the
+        listener (tests)."""
         self.content = content
+        self.hooks = hooks
         self.rng = rng
         self.seed = state.seed
         self.turn = state.turn
@@ -97,7 +120,7 @@ class World:
         # The sides' mana choices for towns and colonies they capture at this turn's end
         # (D-TOWN-MANA): side -> structure square -> mana type.
         self.mana_choices: dict[Side, dict[Coord, str]] = {}
-        self._handler: EventHandler | None = on_event
+        self._handler: EventHandler = hooks.on_event if on_event is None else on_event
         # A listener given by a test hears everything; the spells' own listener ignores the events
         # a spell has no reaction to, so those are not delivered at all.
         self._skip_deaf = on_event is None
@@ -548,12 +571,11 @@ class World:
         uids = self._host_index().get(HostRef.square(at)) if self.spell_map else None
         if not uids:
             return
-        from engine.spells.effects import dispellable, end_spell
-
+        hooks = self.hooks
         for uid in list(uids):
             spell = self.spell_map.get(uid)
-            if spell is not None and dispellable(self, spell):
-                end_spell(self, uid, "dispelled")
+            if spell is not None and hooks.dispellable(self, spell):
+                hooks.end_spell(self, uid, "dispelled")
 
     def destroy_structure(self, structure_id: int) -> None:
         """A spell destroys a town or colony: its owner counts it as lost (I3)."""
@@ -724,8 +746,6 @@ class World:
                 if self._by_host is not None:
                     self._index_remove(old.host, spell.uid)
                     self._index_add(spell.host, spell.uid, last=False)
-                from engine.spells.lookup import invalidate
-
                 invalidate()
 
     def remove_spell(self, uid: int, reason: str) -> None:
@@ -806,9 +826,7 @@ class World:
     def _reacting_ids(self, event: str) -> frozenset[str]:
         found = self._reacting.get(event)
         if found is None:
-            from engine.spells.events import reacts
-
-            content = self.content
+            content, reacts = self.content, self.hooks.reacts
             found = self._reacting[event] = frozenset(
                 sid for sid in self._id_counts if reacts(content, sid, event)
             )
@@ -892,8 +910,7 @@ class World:
         uids = self._host_index().get(host) if self.spell_map else None
         if not uids:
             return
-        from engine.spells.effects import end_spell
-
+        end_spell = self.hooks.end_spell
         for uid in list(uids):
             end_spell(self, uid, reason)
 
@@ -958,9 +975,9 @@ class World:
             return
         if event not in BROADCAST_EVENTS:
             raise ValueError(f"unknown broadcast event {event!r}")
-        handler = self._event_handler()
+        handler = self._handler
         if self._skip_deaf:
-            # engine.spells.events.reacts: a spell without a reaction to the event ignores it.
+            # hooks.reacts: a spell without a reaction to the event ignores it.
             hearing = self._reacting_ids(event)
             if not hearing:
                 return
@@ -973,13 +990,6 @@ class World:
             spell = self.spell_map.get(uid)
             if spell is not None:
                 handler(self, spell, event, subject)
-
-    def _event_handler(self) -> EventHandler:
-        if self._handler is None:
-            from engine.spells.events import on_event
-
-            self._handler = on_event
-        return self._handler
 
 
 # The last board's terrain map: consecutive turns share one squares tuple, and copying a dict

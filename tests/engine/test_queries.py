@@ -12,6 +12,7 @@ from engine.content import load_content
 from engine.coords import coord
 from engine.queries import abilities, effective_group, effective_minion, movable, moves, walks
 from engine.spells import modifiers
+from engine.spells.hooks import SPELL_HOOKS
 from engine.state import (
     GLOBE,
     ActiveSpell,
@@ -109,7 +110,7 @@ def test_queries_agree_with_the_modifiers_while_the_world_changes(
     state: GameState, seed: int
 ) -> None:
     rnd = random.Random(seed)
-    world = World(state, random.Random(seed), CONTENT)
+    world = World(state, random.Random(seed), CONTENT, SPELL_HOOKS)
     cells = list(world.terrain)
     _same_answers(world)
     for _ in range(10):
