@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from engine.coords import Coord
 from engine.report import Event
-from engine.spells.lookup import invalidate
+from engine.spells.lookup import WorldLookup
 from engine.spells.vocab import EVENTS as BROADCAST_EVENTS
 from engine.state import (
     GLOBE,
@@ -142,6 +142,9 @@ class World:
         # engine.queries keeps effective stats here while the active spells stay the same.
         self.stats_cache: dict[tuple[object, ...], tuple[Stats | None, ...]] = {}
         self.stats_cacheable: bool | None = None
+        # Bumped when an active spell moves to another host (the live view's selections go).
+        self.hosts_moved = 0
+        self._view: WorldLookup | None = None
 
     # ------------------------------------------------------------------ snapshot
 
@@ -746,7 +749,7 @@ class World:
                 if self._by_host is not None:
                     self._index_remove(old.host, spell.uid)
                     self._index_add(spell.host, spell.uid, last=False)
-                invalidate()
+                self.hosts_moved += 1
 
     def remove_spell(self, uid: int, reason: str) -> None:
         spell = self.spell_map.pop(uid, None)
@@ -900,6 +903,12 @@ class World:
         if structure is not None and structure in hosted["structure"]:
             return True
         return any(m.id in self._minion_hosts for m in group.minions)
+
+    def live_view(self) -> WorldLookup:
+        """The indexed read view of this World (``engine.spells.lookup``), built once."""
+        if self._view is None:
+            self._view = WorldLookup(self)
+        return self._view
 
     def spells_of(self, side: Side) -> tuple[ActiveSpell, ...]:
         """The side's active spells, oldest first (S9)."""

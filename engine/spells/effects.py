@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.spells.aim import Aim, aim_of_host
-from engine.spells.lookup import invalidate, lookup
+from engine.spells.lookup import lookup
 from engine.spells.modifiers import can_join, group_walks, initiative_lock
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.specials import HANDLERS
@@ -496,7 +496,6 @@ def _transfer(ctx: EffectContext, effect: Effect) -> None:
     if new_host == GLOBE and _stacks(world, ctx.spell, active, GLOBE):
         return
     world.update_spell(evolve(active, host=new_host))
-    invalidate()
     world.emit("spell_effect", spell=ctx.spell.id, text=f"{ctx.spell.name} moved to a new host.")
 
 

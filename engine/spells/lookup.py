@@ -1,34 +1,68 @@
-"""One read interface over a frozen :class:`GameState` or the turn's mutable :class:`World`.
+"""One read interface over a frozen :class:`GameState` or the turn's mutable World.
 
 Targeting runs on a state (orders are checked between turns) and again on a World (S11 re-check at
 execution); modifiers are asked by the core in both situations. :func:`lookup` gives both the same
-indexed view. For a World the view reads the World's own dicts, so it always sees the present.
+indexed view. For a World the view reads the World's own dicts, so it always sees the present; the
+World (``engine.world``, above this module) keeps that view itself and is known here only as a
+:class:`Live` position.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from engine.coords import Coord
-from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Minion, Side, Structure
+from engine.state import (
+    GLOBE,
+    ActiveSpell,
+    GameState,
+    Group,
+    HostRef,
+    Minion,
+    PlayerState,
+    Side,
+    Structure,
+)
 
 if TYPE_CHECKING:
-    from engine.world import World
+    from engine.content import Content
 
 
-class StateLike(Protocol):
+class Live(Protocol):
+    """A position that changes while a turn resolves (the turn's World) and keeps its own live
+    :class:`WorldLookup`."""
+
     @property
-    def groups(self) -> tuple[Group, ...]: ...
+    def content(self) -> Content: ...
     @property
-    def structures(self) -> tuple[Structure, ...]: ...
-    @property
-    def active_spells(self) -> tuple[ActiveSpell, ...]: ...
+    def turn(self) -> int: ...
     @property
     def initiative(self) -> Side: ...
     @property
-    def turn(self) -> int: ...
-    def terrain_map(self) -> dict[Coord, str]: ...
+    def next_id(self) -> int: ...
+    @property
+    def hosts_moved(self) -> int:
+        """Bumped whenever an active spell moves to another host."""
+        ...
+
+    @property
+    def terrain(self) -> dict[Coord, str]: ...
+    @property
+    def spell_map(self) -> dict[int, ActiveSpell]: ...
+    @property
+    def group_map(self) -> dict[int, Group]: ...
+    @property
+    def structure_map(self) -> dict[int, Structure]: ...
+    def player(self, side: Side) -> PlayerState: ...
+    def group_at(self, at: Coord) -> Group | None: ...
+    def group_of(self, minion_id: int) -> Group | None: ...
+    def structure_at(self, at: Coord) -> Structure | None: ...
+    def spells_on(self, host: HostRef) -> Sequence[ActiveSpell]: ...
+    def minion_hosts(self) -> Collection[object]: ...
+    def live_view(self) -> Lookup:
+        """Its indexed view (one per position, reading the position's own dicts)."""
+        ...
 
 
 class Lookup:
@@ -128,17 +162,17 @@ class Lookup:
 class WorldLookup(Lookup):
     """Live reads of a World (its own indexes; nothing is copied)."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: Live) -> None:
         self.world = world
         self.terrain = world.terrain
         self._among_key: tuple[int, int, int] = (-1, -1, -1)
         self._among_w: dict[frozenset[str], list[ActiveSpell]] = {}
 
     def spells_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
-        # Ids never change in place: a count, the id counter and host moves (invalidate) tell
+        # Ids never change in place: a count, the id counter and host moves tell
         # whether the selection is still right.
         world = self.world
-        key = (len(world.spell_map), world.next_id, _generation[0])
+        key = (len(world.spell_map), world.next_id, world.hosts_moved)
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
@@ -150,7 +184,7 @@ class WorldLookup(Lookup):
 
     def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         world = self.world
-        key = (len(world.spell_map), world.next_id, _generation[0])
+        key = (len(world.spell_map), world.next_id, world.hosts_moved)
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
@@ -208,7 +242,6 @@ class WorldLookup(Lookup):
         return self.world.minion_hosts()
 
 
-_generation = [0]
 _globe_keys: dict[frozenset[str], frozenset[str]] = {}
 
 
@@ -221,19 +254,12 @@ def _globe_key(ids: frozenset[str]) -> frozenset[str]:
 
 
 _state_cache: dict[str, tuple[GameState, Lookup]] = {}
-_WORLD: list[type[World] | None] = [None]
-# The last World's view only: a World lives for one turn, and keeping older ones would keep
-# their whole position and report alive.
-_world_cache: dict[str, tuple[World, WorldLookup]] = {}
+
+# What the readers accept: a state between turns, the turn's World, or a view already built.
+Source: TypeAlias = "GameState | Live | Lookup"
 
 
-def invalidate() -> None:
-    """Forget cached views (a spell record changed in place, e.g. it moved to a new host)."""
-    _generation[0] += 1
-    _state_cache.clear()
-
-
-def lookup(source: StateLike | World | Lookup) -> Lookup:
+def lookup(source: Source) -> Lookup:
     """The indexed view of ``source`` (a GameState, a World or an existing Lookup)."""
     if isinstance(source, Lookup):
         return source
@@ -253,23 +279,4 @@ def lookup(source: StateLike | World | Lookup) -> Lookup:
         )
         _state_cache["last"] = (source, view)
         return view
-    world_class = _WORLD[0]
-    if world_class is None:
-        from engine.world import World
-
-        world_class = _WORLD[0] = World
-    if isinstance(source, world_class):
-        cached = _world_cache.get("last")
-        if cached is not None and cached[0] is source:
-            return cached[1]
-        view_w = WorldLookup(source)
-        _world_cache["last"] = (source, view_w)
-        return view_w
-    return Lookup(
-        groups=source.groups,
-        structures=source.structures,
-        spells=source.active_spells,
-        terrain=source.terrain_map(),
-        initiative=source.initiative,
-        turn=source.turn,
-    )
+    return source.live_view()

@@ -19,14 +19,13 @@ from engine.content import load_content
 from engine.coords import Coord
 from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
-from engine.spells.lookup import Lookup, StateLike, lookup
+from engine.spells.lookup import Lookup, Source, lookup
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.spells.schema import SpellDef
-    from engine.world import World
 
 LAYERS = ("set", "add", "max", "min")
 _STAT_FIELDS = ("max_hp", "armor", "hand", "missile", "attacks", "level")
@@ -176,7 +175,7 @@ def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[Activ
                 yield spell, effect
 
 
-def has_auras(state: StateLike | World | Lookup, content: Content | None = None) -> bool:
+def has_auras(state: Source, content: Content | None = None) -> bool:
     """Whether any active spell changes stats around its host (``aura_modify``): such a spell
     reaches groups that carry no spell themselves."""
     content = content_of(state, content)
@@ -280,7 +279,7 @@ def _base(minion: Minion) -> Stats:
 
 
 def effective_minion(
-    state: StateLike | World | Lookup, group: Group, minion: Minion, content: Content | None = None
+    state: Source, group: Group, minion: Minion, content: Content | None = None
 ) -> Minion:
     """The minion with every active ``modify`` folded in (hp capped by the new maximum)."""
     content = content_of(state, content)
@@ -293,7 +292,7 @@ def effective_minion(
 
 
 def effective_stats(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+    state: Source, group: Group, content: Content | None = None
 ) -> tuple[Stats | None, ...]:
     """Per member, its effective (max_hp, armor, hand, missile, attacks, level), or None when no
     spell changes them: :func:`effective_minion` for a whole group, reading the spells the members
@@ -336,15 +335,13 @@ def effective_stats(
 
 
 def effective_group(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+    state: Source, group: Group, content: Content | None = None
 ) -> tuple[Minion, ...]:
     """Every member with its effective stats (see :func:`effective_stats`)."""
     return with_effective(group.minions, effective_stats(state, group, content))
 
 
-def group_moves(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> int:
+def group_moves(state: Source, group: Group, content: Content | None = None) -> int:
     """Squares the group may move this turn (1, changed by ``modify stat = "moves"``)."""
     content = content_of(state, content)
     view = lookup(state)
@@ -361,18 +358,14 @@ _HOLD = frozenset({"hold"})
 _GRANT = frozenset({"grant"})
 
 
-def can_move(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> bool:
+def can_move(state: Source, group: Group, content: Content | None = None) -> bool:
     """False while a ``hold`` reaches the group (on it, a member, its square or structure)."""
     content = content_of(state, content)
     view = lookup(state)
     return next(iter(_effects(view, group, None, content, _HOLD)), None) is None
 
 
-def can_join(
-    state: StateLike | World | Lookup, a: Group, b: Group, content: Content | None = None
-) -> bool:
+def can_join(state: Source, a: Group, b: Group, content: Content | None = None) -> bool:
     """False when either group carries a ``forbid_join`` (Ostracize)."""
     content = content_of(state, content)
     view = lookup(state)
@@ -384,9 +377,7 @@ def can_join(
     return True
 
 
-def training_blocked(
-    state: StateLike | World | Lookup, at: Coord, content: Content | None = None
-) -> bool:
+def training_blocked(state: Source, at: Coord, content: Content | None = None) -> bool:
     """True when the group standing on ``at`` carries a ``forbid_join``: nobody trains there."""
     view = lookup(state)
     group = view.group_at(at)
@@ -394,7 +385,7 @@ def training_blocked(
 
 
 def abilities(
-    state: StateLike | World | Lookup,
+    state: Source,
     group: Group,
     minion: Minion,
     content: Content | None = None,
@@ -406,9 +397,7 @@ def abilities(
     return minion.walks | frozenset(granted)
 
 
-def group_walks(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> frozenset[str]:
+def group_walks(state: Source, group: Group, content: Content | None = None) -> frozenset[str]:
     """Abilities every member has (a group enters a terrain only if every member can)."""
     sets = [abilities(state, group, m, content) for m in group.minions]
     if not sets:
@@ -419,9 +408,7 @@ def group_walks(
     return frozenset(common)
 
 
-def initiative_lock(
-    state: StateLike | World | Lookup, content: Content | None = None
-) -> Side | None:
+def initiative_lock(state: Source, content: Content | None = None) -> Side | None:
     """The side a ``lock_initiative`` spell holds initiative for (the newest wins), if any (I6)."""
     content = content_of(state, content)
     locks = ids_with(content, "lock_initiative")
@@ -429,9 +416,7 @@ def initiative_lock(
     return found[-1].owner if found else None
 
 
-def produces_mana(
-    state: StateLike | World | Lookup, structure: Structure, content: Content | None = None
-) -> bool:
+def produces_mana(state: Source, structure: Structure, content: Content | None = None) -> bool:
     """False when a ``deny_production`` stops the structure's mana this turn (Embargo)."""
     if structure.kind == "sanctum":
         return True
@@ -452,13 +437,13 @@ def produces_mana(
 
 
 def is_invisible(
-    state: StateLike | World | Lookup, group: Group, minion: Minion, content: Content | None = None
+    state: Source, group: Group, minion: Minion, content: Content | None = None
 ) -> bool:
     return "invisible" in abilities(state, group, minion, content)
 
 
 def bound_spells(
-    state: StateLike | World | Lookup, side: Side, content: Content | None = None
+    state: Source, side: Side, content: Content | None = None
 ) -> list[tuple[ActiveSpell, str]]:
     """(carrier, bound spell id) for every bound spell ``side`` may cast (N5)."""
     content = content_of(state, content)
@@ -471,8 +456,6 @@ def bound_spells(
     return out
 
 
-def walks(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> frozenset[str]:
+def walks(state: Source, group: Group, content: Content | None = None) -> frozenset[str]:
     """The walks and abilities every member of the group has (movement asks this)."""
     return group_walks(state, group, content)

@@ -15,15 +15,14 @@ from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
 from engine.spells.aim import Aim
 from engine.spells.checks import ReqContext, failing
-from engine.spells.lookup import Lookup, StateLike, lookup
+from engine.spells.lookup import Live, Lookup, Source, lookup
 from engine.spells.modifiers import bound_spells, content_of, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
-from engine.state import GLOBE, HostRef, Mana, Side
+from engine.state import GLOBE, GameState, HostRef, Mana, Side
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.spells.schema import Cost, SpellDef
-    from engine.world import World
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
 
@@ -206,7 +205,7 @@ def _qualifiers(
 
 
 def check_target(
-    source: StateLike | World | Lookup,
+    source: Source,
     side: Side,
     spell: SpellDef,
     target: Target,
@@ -246,7 +245,7 @@ class Resolved:
 
 
 def resolve_cast(
-    source: StateLike | World | Lookup,
+    source: Source,
     side: Side,
     cast: CastOrder,
     *,
@@ -291,7 +290,7 @@ def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
 
 
 def _cast_problems(
-    state: StateLike | World | Lookup,
+    state: Source,
     side: Side,
     cast: CastOrder,
     *,
@@ -337,7 +336,7 @@ def _cast_problems(
 
 
 def _player_bits(
-    state: StateLike | World | Lookup, side: Side
+    state: Source, side: Side
 ) -> tuple[list[tuple[int, str]], str, Mana, tuple[str, ...]]:
     player = state.player(side)  # type: ignore[union-attr]
     return (
@@ -349,7 +348,7 @@ def _player_bits(
 
 
 def validate_cast(
-    state: StateLike | World, side: Side, cast: CastOrder, content: Content | None = None
+    state: GameState | Live, side: Side, cast: CastOrder, content: Content | None = None
 ) -> list[Problem]:
     """Every problem with one cast on its own (see :func:`validate_casts` for the whole list)."""
     content = content_of(state, content)
@@ -367,7 +366,7 @@ def validate_cast(
 
 
 def validate_casts(
-    state: StateLike | World,
+    state: GameState | Live,
     side: Side,
     casts: Sequence[CastOrder],
     content: Content | None = None,
@@ -431,7 +430,7 @@ def validate_casts(
     return out
 
 
-def _target_key(state: StateLike | World, spell: SpellDef, target: Target) -> HostRef | Target:
+def _target_key(state: GameState | Live, spell: SpellDef, target: Target) -> HostRef | Target:
     """What S6 counts as one target: the host the order names, however it names it (a group by
     id or by its square); an order that names nothing is its own key."""
     try:
@@ -440,7 +439,7 @@ def _target_key(state: StateLike | World, spell: SpellDef, target: Target) -> Ho
         return target
 
 
-def candidate_targets(source: StateLike | World | Lookup, spell: SpellDef) -> list[Target]:
+def candidate_targets(source: Source, spell: SpellDef) -> list[Target]:
     """Every target of the right kind on the board (legal or not)."""
     view = lookup(source)
     kind = order_kind(spell)
@@ -456,7 +455,7 @@ def candidate_targets(source: StateLike | World | Lookup, spell: SpellDef) -> li
 
 
 def legal_targets(
-    source: StateLike | World,
+    source: GameState | Live,
     side: Side,
     spell: SpellDef,
     content: Content | None = None,
