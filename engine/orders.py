@@ -241,9 +241,6 @@ class Orders:
             raise StateFormatError(f"malformed orders: {exc}") from None
 
 
-NO_ORDERS: Final = Orders()
-
-
 @dataclass(frozen=True, slots=True)
 class Problem:
     """Why an order cannot be given; ``order_index`` points into the section ``section``."""

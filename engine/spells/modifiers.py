@@ -454,8 +454,3 @@ def bound_spells(
             for effect in effects_by_op(content.spells[spell.spell_id])["bind"]:
                 out.append((spell, effect.params.text("spell")))
     return out
-
-
-def walks(state: Source, group: Group, content: Content | None = None) -> frozenset[str]:
-    """The walks and abilities every member of the group has (movement asks this)."""
-    return group_walks(state, group, content)

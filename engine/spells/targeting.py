@@ -1,8 +1,8 @@
 """Targeting: is a cast legal (S3, S5, S6, N2, N4-N6, N11, C4), and what does it aim at.
 
 :func:`check_target` is the one place that decides whether a spell may aim at a target. It runs
-when orders are given (:func:`validate_cast`, :func:`validate_casts`) and again at the instant the
-spell executes (S11), where any failure makes the spell squander.
+when orders are given (:func:`validate_casts`) and again at the instant the spell executes (S11),
+where any failure makes the spell squander.
 """
 
 from __future__ import annotations
@@ -345,24 +345,6 @@ def _player_bits(
         player.pool,
         player.cast_log,
     )
-
-
-def validate_cast(
-    state: GameState | Live, side: Side, cast: CastOrder, content: Content | None = None
-) -> list[Problem]:
-    """Every problem with one cast on its own (see :func:`validate_casts` for the whole list)."""
-    content = content_of(state, content)
-    hand, house, pool, log = _player_bits(state, side)
-    resolved, _, problems = _cast_problems(
-        state, side, cast, content=content, hand=hand, house=house, cast_log=log
-    )
-    if resolved is not None:
-        cost = cast_cost(resolved.spell, cast, state.turn, resolved.source)
-        if not pool.covers(cost):
-            problems.append(
-                Problem("no_mana", f"{resolved.spell.name} costs {cost}; you have {pool}")
-            )
-    return problems
 
 
 def validate_casts(
