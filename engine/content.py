@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from engine.coords import Coord, coord
 from engine.spells.catalogue import load_spells
+from engine.spells.index import CatalogueIndex
 from engine.state import MANA_TYPES, OPPOSED, Minion, Side
 
 if TYPE_CHECKING:
@@ -177,6 +178,11 @@ class Content:
     realms: Mapping[str, Realm]
     boards: Mapping[str, Board]
     spells: Mapping[str, SpellDef] = field(default_factory=dict)
+    index: CatalogueIndex = field(init=False, repr=False, compare=False)
+    """What the rules derive from ``spells``, built with them."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", CatalogueIndex.of(self.spells))
 
     def terrain(self, terrain_id: str) -> Terrain:
         return self.terrains[terrain_id]

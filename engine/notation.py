@@ -31,7 +31,6 @@ from engine.orders import (
     TrainKind,
     TrainOrder,
 )
-from engine.spells.modifiers import effects_by_op
 from engine.spells.targeting import order_kind
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SQUARE_KINDS
 from engine.state import MANA_TYPES, HostRef
@@ -364,7 +363,7 @@ def context_for(
         carrier_def = content.spells.get(active.spell_id)
         if active.owner is not side or carrier_def is None:
             continue
-        for effect in effects_by_op(carrier_def).get("bind", ()):
+        for effect in content.index.effects_of(active.spell_id).get("bind", ()):
             bound = content.spells.get(effect.params.text("spell"))
             if bound is not None and bound.power is not None:
                 powers = tuple(sorted(set(bound.power)))

@@ -2,7 +2,7 @@
 
 Each answers from base values when no active spell can change the answer (the common case and the
 fast one), and otherwise asks the spell modifiers, which fold every active spell in. Each modifier
-reads only the spells with a continuous effect of its own primitives (``modifiers.ids_with``):
+reads only the spells with a continuous effect of its own primitives (``content.index.with_op``):
 stats and moves read ``modify`` and ``aura_modify``, abilities and walks ``grant``, check 1 of
 movement ``hold``, joining and training ``forbid_join``, initiative ``lock_initiative``, mana
 ``deny_production``. Such a spell changes a group's answer only from the group itself, a member,
@@ -36,24 +36,12 @@ _JOIN: Final = ("forbid_join",)
 _LOCK: Final = ("lock_initiative",)
 _DENY: Final = ("deny_production",)
 
-_ids: dict[tuple[int, tuple[str, ...]], tuple[object, frozenset[str]]] = {}
-
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
-    """Ids of the catalogue's spells with a continuous effect of one of ``ops`` (cached)."""
-    spells = content.spells
-    cached = _ids.get((id(spells), ops))
-    if cached is not None and cached[0] is spells:
-        return cached[1]
-    found: set[str] = set()
-    for op in ops:
-        base, _, stats = op.partition(":")
-        for sid in modifiers.ids_with(content, base):
-            changed = {e.params.text("stat") for e in modifiers.effects_by_op(spells[sid])[base]}
-            if not stats or ("moves" in changed if stats == "moves" else changed - {"moves"}):
-                found.add(sid)
-    _ids[(id(spells), ops)] = (spells, frozenset(found))
-    return frozenset(found)
+    """Ids of the catalogue's spells with a continuous effect of one of ``ops``."""
+    if len(ops) == 1:
+        return content.index.with_op(ops[0])
+    return frozenset().union(*(content.index.with_op(op) for op in ops))
 
 
 def _quiet(state: GameState | World, ops: tuple[str, ...], groups: Iterable[Group] = ()) -> bool:

@@ -231,6 +231,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "engine.spells.requirements",
                 "engine.spells.schema",
                 "engine.spells.catalogue",
+                "engine.spells.index",
                 "engine.content",
             }
         ),

@@ -83,14 +83,11 @@ def affected_minions(ctx: EffectContext) -> list[int]:
     return [] if group is None else [m.id for m in group.minions]
 
 
-_words: dict[int, tuple[Effect, str]] = {}
-
-
 def _say(ctx: EffectContext, effect: Effect) -> None:
-    cached = _words.get(id(effect))
-    if cached is None or cached[0] is not effect:
-        cached = _words[id(effect)] = (effect, effect.describe())
-    ctx.world.emit("spell_effect", spell=ctx.spell.id, text=cached[1])
+    text = ctx.world.content.index.words.get(id(effect))
+    if text is None:
+        text = effect.describe()
+    ctx.world.emit("spell_effect", spell=ctx.spell.id, text=text)
 
 
 def _damage(ctx: EffectContext, effect: Effect) -> None:

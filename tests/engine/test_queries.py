@@ -28,10 +28,8 @@ from engine.state import (
 from engine.world import World
 
 CONTENT = load_content()
-STAT_SPELLS = sorted(
-    modifiers.ids_with(CONTENT, "modify") | modifiers.ids_with(CONTENT, "aura_modify")
-)
-OTHER_SPELLS = sorted(modifiers.ids_with(CONTENT, "grant") | modifiers.ids_with(CONTENT, "hold"))
+STAT_SPELLS = sorted(CONTENT.index.with_op("modify") | CONTENT.index.with_op("aura_modify"))
+OTHER_SPELLS = sorted(CONTENT.index.with_op("grant") | CONTENT.index.with_op("hold"))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
