@@ -96,7 +96,7 @@ class World:
         self.initiative: Side = state.initiative
         self.result: Result | None = state.result
         self.next_id = state.next_id
-        self.terrain: dict[Coord, str] = _terrain_of(state.squares).copy()
+        self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
         self._squares: tuple[Square, ...] | None = state.squares
         self.structure_map: dict[int, Structure] = {
             s.id: s for s in sorted(state.structures, key=lambda s: s.id)
@@ -999,20 +999,6 @@ class World:
             spell = self.spell_map.get(uid)
             if spell is not None:
                 handler(self, spell, event, subject)
-
-
-# The last board's terrain map: consecutive turns share one squares tuple, and copying a dict
-# reuses its stored hashes where building it hashes every square again.
-_last_terrain: list[tuple[tuple[Square, ...], dict[Coord, str]]] = []
-
-
-def _terrain_of(squares: tuple[Square, ...]) -> dict[Coord, str]:
-    last = _last_terrain[0] if _last_terrain else None
-    if last is not None and last[0] is squares:
-        return last[1]
-    terrain = {sq.coord: sq.terrain for sq in squares}
-    _last_terrain[:] = [(squares, terrain)]
-    return terrain
 
 
 class Reach:

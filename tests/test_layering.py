@@ -402,3 +402,116 @@ def test_engine_contract_flags_upward_and_deferred_imports(tmp_path: Path) -> No
         "engine/state.py:1: engine.state (values) must not import engine.world (world)",
         "engine/turn.py:2: json is imported inside a function",
     ]
+
+
+# ------------------------------------------------------------ no hidden state inside the engine
+
+_CONTAINER_CALLS = frozenset(
+    {"dict", "list", "set", "defaultdict", "Counter", "deque", "bytearray"}
+)
+_MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "add",
+        "update",
+        "setdefault",
+        "pop",
+        "popitem",
+        "clear",
+        "remove",
+        "discard",
+        "sort",
+        "reverse",
+    }
+)
+
+
+def _is_container(value: ast.expr | None) -> bool:
+    if isinstance(value, ast.Dict | ast.List | ast.Set | ast.DictComp | ast.ListComp | ast.SetComp):
+        return True
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in _CONTAINER_CALLS
+    )
+
+
+def _module_containers(tree: ast.Module) -> dict[str, int]:
+    """Names bound at module level to a mutable container, with their line."""
+    found: dict[str, int] = {}
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign) and _is_container(node.value):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign) and _is_container(node.value):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                found[target.id] = node.lineno
+    return found
+
+
+def _mutated_name(node: ast.AST) -> str | None:
+    """The name a statement or call mutates in place (``x[k] = v``, ``del x[k]``, ``x += ...``,
+    ``x.append(...)``), if any."""
+    target: ast.expr | None = None
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+        target = node.value
+    elif isinstance(node, ast.AugAssign):
+        target = node.target
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _MUTATING_METHODS
+    ):
+        target = node.func.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def module_state_violations(root: Path) -> list[str]:
+    """Module-level containers of the engine that some code changes in place (caches and other
+    state that outlives a call), and ``global`` statements, as 'file:line: message'.
+
+    A module-level table that nothing mutates is a constant, whatever its type."""
+    problems: list[str] = []
+    for path in sorted((root / "engine").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        containers = _module_containers(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Global):
+                problems.append(f"{rel}:{node.lineno}: global {', '.join(node.names)}")
+            name = _mutated_name(node)
+            if name in containers and isinstance(node, ast.expr | ast.stmt):
+                problems.append(
+                    f"{rel}:{node.lineno}: module-level {name} (line {containers[name]}) "
+                    "is changed in place"
+                )
+    return sorted(problems, key=lambda p: (p.split(":")[0], int(p.split(":")[1])))
+
+
+def test_engine_keeps_no_module_level_state() -> None:
+    assert module_state_violations(ROOT) == []
+
+
+def test_module_state_check_flags_caches(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "engine/cache.py",
+        "_seen: dict[int, str] = {}\n"
+        "LAST = []\n"
+        "TABLE = {'a': 1}\n"
+        "COUNT = 0\n"
+        "def f(k):\n"
+        "    _seen[k] = 'x'\n"
+        "    LAST.append(k)\n"
+        "    global COUNT\n"
+        "    return TABLE[k]\n",
+    )
+    assert module_state_violations(tmp_path) == [
+        "engine/cache.py:6: module-level _seen (line 1) is changed in place",
+        "engine/cache.py:7: module-level LAST (line 2) is changed in place",
+        "engine/cache.py:8: global COUNT",
+    ]

@@ -94,6 +94,7 @@ class Lookup:
             self.by_host.setdefault(spell.host, []).append(spell)
         self.terrain = terrain
         self._among: dict[frozenset[str], list[ActiveSpell]] = {}
+        self._globe_among: dict[frozenset[str], list[ActiveSpell]] = {}
         self._minion_hosts: set[object] | None = None
         self._initiative = initiative
         self._turn = turn
@@ -112,10 +113,9 @@ class Lookup:
 
     def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         """The globe's active spells whose id is in ``ids``, in casting order."""
-        key = _globe_key(ids)
-        found = self._among.get(key)
+        found = self._globe_among.get(ids)
         if found is None:
-            found = self._among[key] = [s for s in self.spells_among(ids) if s.host == GLOBE]
+            found = self._globe_among[ids] = [s for s in self.spells_among(ids) if s.host == GLOBE]
         return found
 
     @property
@@ -167,6 +167,7 @@ class WorldLookup(Lookup):
         self.terrain = world.terrain
         self._among_key: tuple[int, int, int] = (-1, -1, -1)
         self._among_w: dict[frozenset[str], list[ActiveSpell]] = {}
+        self._globe_w: dict[frozenset[str], list[ActiveSpell]] = {}
 
     def spells_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         # Ids never change in place: a count, the id counter and host moves tell
@@ -176,6 +177,7 @@ class WorldLookup(Lookup):
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
+            self._globe_w = {}
         found = self._among_w.get(ids)
         if found is None:
             found = self._among_w[ids] = [s for s in world.spell_map.values() if s.spell_id in ids]
@@ -188,10 +190,10 @@ class WorldLookup(Lookup):
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
-        globe_key = _globe_key(ids)
-        found = self._among_w.get(globe_key)
+            self._globe_w = {}
+        found = self._globe_w.get(ids)
         if found is None:
-            found = self._among_w[globe_key] = [
+            found = self._globe_w[ids] = [
                 s for s in world.spell_map.values() if s.spell_id in ids and s.host == GLOBE
             ]
         return [world.spell_map[s.uid] for s in found if s.uid in world.spell_map]
@@ -242,19 +244,6 @@ class WorldLookup(Lookup):
         return self.world.minion_hosts()
 
 
-_globe_keys: dict[frozenset[str], frozenset[str]] = {}
-
-
-def _globe_key(ids: frozenset[str]) -> frozenset[str]:
-    """The selection cache's key for the globe's spells among ``ids`` (built once per id set)."""
-    key = _globe_keys.get(ids)
-    if key is None:
-        key = _globe_keys[ids] = frozenset({"@globe"}) | ids
-    return key
-
-
-_state_cache: dict[str, tuple[GameState, Lookup]] = {}
-
 # What the readers accept: a state between turns, the turn's World, or a view already built.
 Source: TypeAlias = "GameState | Live | Lookup"
 
@@ -264,12 +253,9 @@ def lookup(source: Source) -> Lookup:
     if isinstance(source, Lookup):
         return source
     if isinstance(source, GameState):
-        # States are immutable: keep the last view (holding the state keeps its id unique).
-        # One read of the entry: another thread may replace it meanwhile.
-        entry = _state_cache.get("last")
-        if entry is not None and entry[0] is source:
-            return entry[1]
-        view = Lookup(
+        # A new view per call: a caller asking many questions of one state builds it once and
+        # passes the view on.
+        return Lookup(
             groups=source.groups,
             structures=source.structures,
             spells=source.active_spells,
@@ -277,6 +263,4 @@ def lookup(source: Source) -> Lookup:
             initiative=source.initiative,
             turn=source.turn,
         )
-        _state_cache["last"] = (source, view)
-        return view
     return source.live_view()

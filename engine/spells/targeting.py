@@ -359,6 +359,7 @@ def validate_casts(
     """
     content = content_of(state, content)
     hand, house, pool, log = _player_bits(state, side)
+    view = lookup(state)
     out: list[Problem] = []
 
     def add(index: int, problem: Problem) -> None:
@@ -371,7 +372,7 @@ def validate_casts(
     bound_used: set[tuple[int | None, str]] = set()
     for index, cast in enumerate(casts):
         resolved, _, problems = _cast_problems(
-            state, side, cast, content=content, hand=hand, house=house, cast_log=log
+            view, side, cast, content=content, hand=hand, house=house, cast_log=log
         )
         for problem in problems:
             add(index, problem)
@@ -397,7 +398,7 @@ def validate_casts(
                 add(index, Problem("learned_once", f"{spell.name} may be tried once per turn"))
             per_turn.add(spell.id)
         elif not spell.cumulative:
-            aimed = (spell.id, _target_key(state, spell, cast.target))
+            aimed = (spell.id, _target_key(view, spell, cast.target))
             if aimed in per_target:
                 add(
                     index,
@@ -412,11 +413,11 @@ def validate_casts(
     return out
 
 
-def _target_key(state: GameState | Live, spell: SpellDef, target: Target) -> HostRef | Target:
+def _target_key(view: Lookup, spell: SpellDef, target: Target) -> HostRef | Target:
     """What S6 counts as one target: the host the order names, however it names it (a group by
     id or by its square); an order that names nothing is its own key."""
     try:
-        return _resolve(lookup(state), spell, target).host
+        return _resolve(view, spell, target).host
     except Refusal:
         return target
 
