@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from engine.content import load_content
 from engine.coords import Coord, coord
 from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
@@ -31,16 +30,13 @@ if TYPE_CHECKING:
 CastSource: TypeAlias = Literal["hand", "hereditary", "bound"]
 
 
-def legal_moves(
-    state: GameState, side: Side, content: Content | None = None
-) -> dict[int, list[Coord]]:
+def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, list[Coord]]:
     """For each group ``side`` controls and may move: the squares it can be ordered to.
 
     A destination is left out when the group could not get there now: a square on its way
     (every step of a longer move) is off the board, has terrain it cannot enter, or holds a
     hostile group. Such a move would be accepted but could only fail.
     """
-    content = content or load_content()
     terrain = state.terrain_map()
     hostile_at = {g.coord for g in state.groups if g.owner != side}
     out: dict[int, list[Coord]] = {}
@@ -69,11 +65,8 @@ def legal_moves(
     return out
 
 
-def trainable(
-    state: GameState, side: Side, content: Content | None = None
-) -> dict[Coord, list[TrainOrder]]:
+def trainable(state: GameState, side: Side, content: Content) -> dict[Coord, list[TrainOrder]]:
     """For each of ``side``'s structures with a novice: the training orders accepted there now."""
-    content = content or load_content()
     world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     house = content.houses[state.player(side).house]
     out: dict[Coord, list[TrainOrder]] = {}
@@ -124,7 +117,7 @@ class CastOption:
             spell_id=None if self.source == "hand" else self.spell_id,
         )
 
-    def given(self, orders: Orders, content: Content | None = None) -> bool:
+    def given(self, orders: Orders, content: Content) -> bool:
         """Whether ``orders`` already use up what this option casts: its card (cast or
         discarded), a hereditary spell tried once a turn unless replicable (N2), a bound spell
         cast once a turn by its holder (N5)."""
@@ -134,17 +127,16 @@ class CastOption:
         given = [c for c in orders.casts if c.card_uid == 0 and c.spell_id == self.spell_id]
         if self.source == "bound":
             return any(c.bound_source == self.bound_source for c in given)
-        spell = (content or load_content()).spells.get(self.spell_id)
+        spell = content.spells.get(self.spell_id)
         replicable = spell is not None and spell.replicable
         return not replicable and any(c.bound_source is None for c in given)
 
 
-def cast_options(state: GameState, side: Side, content: Content | None = None) -> list[CastOption]:
+def cast_options(state: GameState, side: Side, content: Content) -> list[CastOption]:
     """Everything ``side`` may cast now: each card in hand, the house's hereditary spells and
     the bound spells it carries, plainly, boosted and at each power level; listed (in that
     order) only when it has a target on which casting it alone is accepted
     (:func:`engine.spells.targeting.validate_casts` decides)."""
-    content = content or load_content()
     out = _with_targets(state, side, _hand_options(state, side, content, boosts=True), content)
     house = state.player(side).house
     hereditary = [
@@ -169,12 +161,9 @@ def cast_options(state: GameState, side: Side, content: Content | None = None) -
     return out
 
 
-def castable(
-    state: GameState, side: Side, content: Content | None = None
-) -> dict[int, list[Target]]:
+def castable(state: GameState, side: Side, content: Content) -> dict[int, list[Target]]:
     """For each card in ``side``'s hand: the targets on which casting it (not boosted) alone is
     accepted. :func:`cast_options` lists everything else that may be cast."""
-    content = content or load_content()
     options = _with_targets(state, side, _hand_options(state, side, content, boosts=False), content)
     return {option.card_uid: list(option.targets) for option in options}
 
@@ -251,7 +240,7 @@ def _with_targets(
     return out
 
 
-def capturable(state: GameState, side: Side, content: Content | None = None) -> list[Coord]:
+def capturable(state: GameState, side: Side, content: Content) -> list[Coord]:
     """The towns and colonies ``side`` does not own that one of its recruit groups stands on or
     may be ordered onto: where a capture at the coming start of turn, and so a mana choice
     (D-TOWN-MANA), is possible. Sorted by row, then column."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from engine.content import Board, Content, Realm, load_content
+from engine.content import Board, Content, Realm
 from engine.coords import Coord
 from engine.rng import turn_rng
 from engine.state import (
@@ -92,8 +92,7 @@ def default_deck(house: str, content: Content) -> list[str]:
     return deck
 
 
-def new_game(config: MatchConfig, content: Content | None = None) -> GameState:
-    content = content or load_content()
+def new_game(config: MatchConfig, content: Content) -> GameState:
     rng = turn_rng(config.seed, 0)
     if config.board not in content.boards:
         raise SetupError(f"unknown board {config.board!r}")

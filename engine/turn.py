@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.combat import resolve_combat
-from engine.content import load_content
 from engine.movement import order_ranges, resolve_movement
 from engine.orders import CastOrder, Orders, Problem
 from engine.report import TurnReport
@@ -41,12 +40,11 @@ def resolve_turn(
     orders_by_side: Mapping[Side, Orders],
     rng: random.Random | None = None,
     *,
-    content: Content | None = None,
+    content: Content,
 ) -> tuple[GameState, TurnReport]:
     """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders)."""
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
-    content = content or load_content()
     world = World(state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
 

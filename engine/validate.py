@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.content import load_content
 from engine.coords import Coord
 from engine.orders import ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
@@ -24,10 +23,9 @@ if TYPE_CHECKING:
 
 
 def validate_orders(
-    state: GameState, side: Side, orders: Orders, content: Content | None = None
+    state: GameState, side: Side, orders: Orders, content: Content
 ) -> list[Problem]:
     """Every problem with ``orders`` for ``side`` in ``state`` (empty when they are legal)."""
-    content = content or load_content()
     if state.result is not None:
         return [Problem("game_over", "the game is over; no more orders are taken")]
     world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)

@@ -1,7 +1,8 @@
 """The engine calls the service makes, on JSON documents.
 
 Working on the stored documents (not engine objects) keeps each call a pure function of plain
-data, so a batch of resolutions can run in worker processes with nothing but pickled dicts.
+data, so a batch of resolutions can run in worker processes with nothing but pickled dicts. Matches
+play with the shipped catalogue (``load_content()``, loaded once per process).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.content import load_content
 from engine.orders import Orders, Problem
 from engine.report import TurnReport
 from engine.setup import MatchConfig, new_game
@@ -40,7 +42,7 @@ def start_game(
         houses={Side(s): h for s, h in houses.items()},
         decks={Side(s): list(d) for s, d in decks.items()},
     )
-    state = new_game(config)
+    state = new_game(config, load_content())
     config_doc: JsonDict = {
         "seed": seed,
         "ruleset": ruleset,
@@ -58,7 +60,7 @@ def parse_orders(doc: Mapping[str, Any]) -> Orders:
 
 
 def check_orders(state_doc: Mapping[str, Any], side: str, orders: Orders) -> list[Problem]:
-    return validate_orders(GameState.from_dict(state_doc), Side(side), orders)
+    return validate_orders(GameState.from_dict(state_doc), Side(side), orders, load_content())
 
 
 def resolve(
@@ -72,7 +74,7 @@ def resolve(
     }
     for side in SIDES:
         orders.setdefault(Side(side), Orders())
-    new_state, report = resolve_turn(state, orders)
+    new_state, report = resolve_turn(state, orders, content=load_content())
     return new_state.to_dict(), report.to_dict()
 
 

@@ -657,7 +657,7 @@ class MatchService:
             current = await self.current_orders(match_id, seat.player_id)
             if current is not None and current.confirmed:
                 continue
-            view = view_for(GameState.from_dict(match.state), Side(seat.side))
+            view = view_for(GameState.from_dict(match.state), Side(seat.side), load_content())
             rng = random.Random(f"{match.seed}:{match.turn}:{seat.side}")
             orders = await asyncio.to_thread(choose_orders, view, level, rng)
             try:
