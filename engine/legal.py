@@ -41,10 +41,10 @@ def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, lis
     hostile_at = {g.coord for g in state.groups if g.owner != side}
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
-        if group.owner != side or group.controller != side or not movable(state, group):
+        if group.owner != side or group.controller != side or not movable(state, group, content):
             continue
-        reach = moves(state, group)
-        group_walks = walks(state, group)
+        reach = moves(state, group, content)
+        group_walks = walks(state, group, content)
         dests = []
         for dy in range(-reach, reach + 1):
             for dx in range(-reach, reach + 1):

@@ -67,14 +67,14 @@ def _stats_quiet(state: GameState | World, group: Group, moves: bool = False) ->
     return _quiet(state, _MOVES if moves else _STATS, (group,))
 
 
-def walks(state: GameState | World, group: Group) -> frozenset[str]:
+def walks(state: GameState | World, group: Group, content: Content | None = None) -> frozenset[str]:
     """The walks every member of the group has (a group enters a terrain only if all can)."""
     if _quiet(state, _GRANT, (group,)):
         common = set(group.minions[0].walks)
         for m in group.minions[1:]:
             common &= m.walks
         return frozenset(common)
-    return modifiers.group_walks(state, group)
+    return modifiers.group_walks(state, group, content)
 
 
 def abilities(state: GameState | World, group: Group, minion: Minion) -> frozenset[str]:
@@ -84,19 +84,19 @@ def abilities(state: GameState | World, group: Group, minion: Minion) -> frozens
     return modifiers.abilities(state, group, minion)
 
 
-def moves(state: GameState | World, group: Group) -> int:
+def moves(state: GameState | World, group: Group, content: Content | None = None) -> int:
     if _stats_quiet(state, group, moves=True):
         return 1
-    return modifiers.group_moves(state, group)
+    return modifiers.group_moves(state, group, content)
 
 
-def movable(state: GameState | World, group: Group) -> bool:
+def movable(state: GameState | World, group: Group, content: Content | None = None) -> bool:
     """Pass I check 1: no immobile member and no spell holding the group."""
     if any("immobile" in m.traits for m in group.minions):
         return False
     if _quiet(state, _HOLD, (group,)):
         return True
-    return modifiers.can_move(state, group)
+    return modifiers.can_move(state, group, content)
 
 
 def spells_allow_join(state: GameState | World, a: Group, b: Group) -> bool:

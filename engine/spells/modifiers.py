@@ -6,8 +6,8 @@ each layer in casting order (oldest first); finally no stat drops below 0 and ma
 below 1. A minion hears the spells on itself, its group, its group's square, the structure there
 and the globe; ``who`` narrows a spell to its owner's (``friendly``) or the other (``enemy``) side.
 
-Every function accepts a :class:`GameState` or the turn's :class:`World` (and an optional content;
-a World brings its own).
+Every function accepts a :class:`GameState` with its content, or the turn's World (which brings
+its own content).
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
-from engine.content import load_content
 from engine.coords import Coord
 from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
 from engine.spells.index import CatalogueIndex, stat_change
 from engine.spells.lookup import Lookup, Source, lookup
 from engine.spells.primitives import Effect
-from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
+from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Minion, Side, Structure
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -31,13 +30,14 @@ if TYPE_CHECKING:
 _STAT_FIELDS = ("max_hp", "armor", "hand", "missile", "attacks", "level")
 
 
-def content_of(source: object, content: Content | None) -> Content:
+def content_of(source: Source, content: Content | None) -> Content:
+    """The catalogue to read ``source`` with: the one given, else the World's own. A state
+    between turns carries none, so it must come with its content."""
     if content is not None:
         return content
-    world_content = getattr(source, "content", None)
-    if world_content is not None:
-        return world_content  # type: ignore[no-any-return]
-    return load_content()
+    if isinstance(source, GameState | Lookup):
+        raise ValueError("a position between turns is read with its content: pass content=")
+    return source.content
 
 
 def _potent(view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content) -> bool:

@@ -16,7 +16,7 @@ from engine.orders import CastOrder, Problem, Target
 from engine.spells.aim import Aim
 from engine.spells.checks import ReqContext, failing
 from engine.spells.lookup import Live, Lookup, Source, lookup
-from engine.spells.modifiers import bound_spells, content_of, is_invisible
+from engine.spells.modifiers import bound_spells, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
 from engine.state import GLOBE, GameState, HostRef, Mana, Side
 
@@ -351,13 +351,12 @@ def validate_casts(
     state: GameState | Live,
     side: Side,
     casts: Sequence[CastOrder],
-    content: Content | None = None,
+    content: Content,
 ) -> list[Problem]:
     """Every problem with a side's casts, each with its ``order_index`` (S5, S6, N2, N5, C4).
 
     S5's limit "up to their hand" follows from each held card being cast at most once.
     """
-    content = content_of(state, content)
     hand, house, pool, log = _player_bits(state, side)
     view = lookup(state)
     out: list[Problem] = []
@@ -441,11 +440,10 @@ def legal_targets(
     source: GameState | Live,
     side: Side,
     spell: SpellDef,
-    content: Content | None = None,
+    content: Content,
     carrier: int | None = None,
 ) -> list[Target]:
     """Targets ``spell`` may be cast on by ``side`` now (board checks only: not mana or hand)."""
-    content = content_of(source, content)
     view = lookup(source)
     return [
         t
