@@ -515,3 +515,41 @@ def test_module_state_check_flags_caches(tmp_path: Path) -> None:
         "engine/cache.py:7: module-level LAST (line 2) is changed in place",
         "engine/cache.py:8: global COUNT",
     ]
+
+
+# The loader of the shipped catalogue, and the runner that reads scenario files: nothing else in
+# the engine may reach for the shipped catalogue instead of the content it is handed.
+CATALOGUE_LOADERS = frozenset({"engine/content.py", "engine/scenario.py"})
+
+
+def default_catalogue_uses(root: Path) -> list[str]:
+    """Uses of ``load_content`` inside the engine outside :data:`CATALOGUE_LOADERS`."""
+    found: list[str] = []
+    for path in sorted((root / "engine").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in CATALOGUE_LOADERS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        found.extend(
+            f"{rel}:{node.lineno}: load_content"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Name | ast.alias)
+            and (node.id if isinstance(node, ast.Name) else node.name) == "load_content"
+        )
+    return found
+
+
+def test_the_engine_never_falls_back_to_the_shipped_catalogue() -> None:
+    assert default_catalogue_uses(ROOT) == []
+
+
+def test_default_catalogue_check_flags_a_fallback(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "engine/legal.py",
+        "from engine.content import load_content\ndef f(c=None):\n    return c or load_content()\n",
+    )
+    assert default_catalogue_uses(tmp_path) == [
+        "engine/legal.py:1: load_content",
+        "engine/legal.py:3: load_content",
+    ]
