@@ -5,8 +5,8 @@ changes, so every reader (core phases and spells alike) sees a consistent pictur
 that players should learn about is appended to :attr:`World.report` as an :class:`Event`.
 
 Events that active spells react to ("start_of_turn", "host_dying", "group_entered", ...) go through
-:meth:`World.broadcast`, the one place that decides the order in which spells hear them
-(documented in ``engine/README.md``).
+:meth:`World.broadcast`; :mod:`engine.broadcast` is the one place that decides the order in which
+spells hear them (documented in ``engine/README.md``).
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final, Protocol
 
+from engine import broadcast
 from engine.coords import Coord
 from engine.report import Event
 from engine.spells.lookup import WorldLookup
-from engine.spells.vocab import EVENTS as BROADCAST_EVENTS
 from engine.state import (
-    GLOBE,
     HOST_KINDS,
     NEUTRAL,
     ActiveSpell,
@@ -120,10 +119,10 @@ class World:
         # The sides' mana choices for towns and colonies they capture at this turn's end
         # (D-TOWN-MANA): side -> structure square -> mana type.
         self.mana_choices: dict[Side, dict[Coord, str]] = {}
-        self._handler: EventHandler = hooks.on_event if on_event is None else on_event
+        self.handler: EventHandler = hooks.on_event if on_event is None else on_event
         # A listener given by a test hears everything; the spells' own listener ignores the events
         # a spell has no reaction to, so those are not delivered at all.
-        self._skip_deaf = on_event is None
+        self.skip_deaf = on_event is None
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read; spell changes also rebuild the host index.
         self.revision = 0
@@ -400,7 +399,11 @@ class World:
             if saved or minion_id not in self._minion_group:
                 return False
         after = (
-            [uid for uid in self.listeners(subject) if self.spell_map[uid].host != subject]
+            [
+                uid
+                for uid in broadcast.listeners(self, subject)
+                if self.spell_map[uid].host != subject
+            ]
             if subject is not None
             else []
         )
@@ -428,7 +431,7 @@ class World:
             )
         )
         if self.spell_map:
-            self._host_index()
+            self.host_index()
             if minion_id in self._minion_hosts:
                 self._end_spells_on(HostRef.minion(minion_id), "host_died")
         self.revision += 1
@@ -437,7 +440,7 @@ class World:
         else:
             self._drop_group(group)
         if after:
-            self._deliver(after, "minion_died", subject)
+            broadcast.deliver(self, after, "minion_died", subject)
         return True
 
     def hears_death(self, group: Group, cause: DeathCause = "killed") -> bool:
@@ -447,14 +450,14 @@ class World:
         bookkeeping."""
         if not self.spell_map:
             return False
-        if not self._skip_deaf:
+        if not self.skip_deaf:
             return self.touched(group)
         ears = self._death_ears
         if ears is None:
             ears = self._death_ears = (
-                self.reach(self._reacting_ids("host_dying")),
-                self.reach(self._reacting_ids("host_dying") | self._reacting_ids("host_killed")),
-                self.reach(self._reacting_ids("minion_died")),
+                self.reach(self.reacting_ids("host_dying")),
+                self.reach(self.reacting_ids("host_dying") | self.reacting_ids("host_killed")),
+                self.reach(self.reacting_ids("minion_died")),
             )
         on_host = ears[1] if cause == "killed" else ears[0]
         if on_host is not None:
@@ -571,7 +574,7 @@ class World:
     def _clear_square(self, at: Coord) -> None:
         """Dispel the visible, dispellable spells on the square ``at`` (its terrain stays: a
         square's terrain is not a spell here, and a structure square is plains anyway)."""
-        uids = self._host_index().get(HostRef.square(at)) if self.spell_map else None
+        uids = self.host_index().get(HostRef.square(at)) if self.spell_map else None
         if not uids:
             return
         hooks = self.hooks
@@ -822,11 +825,11 @@ class World:
         """Could any active spell react to ``event``? When not, broadcasting it changes nothing."""
         if not self.spell_map:
             return False
-        if not self._skip_deaf:
+        if not self.skip_deaf:
             return True
-        return bool(self._reacting_ids(event))
+        return bool(self.reacting_ids(event))
 
-    def _reacting_ids(self, event: str) -> frozenset[str]:
+    def reacting_ids(self, event: str) -> frozenset[str]:
         found = self._reacting.get(event)
         if found is None:
             content, reacts = self.content, self.hooks.reacts
@@ -864,7 +867,8 @@ class World:
             return any(m.id in minions for m in group.minions)
         return False
 
-    def _host_index(self) -> dict[HostRef, list[int]]:
+    def host_index(self) -> dict[HostRef, list[int]]:
+        """Host -> uids of its active spells in casting order (read only)."""
         if self._by_host is None:
             index: dict[HostRef, list[int]] = {}
             for spell in self.spell_map.values():
@@ -879,12 +883,12 @@ class World:
 
     def minion_hosts(self) -> set[int]:
         """Ids of the minions that host an active spell (read only)."""
-        self._host_index()
+        self.host_index()
         return self._minion_hosts
 
     def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
         """The host's active spells, oldest first (S9)."""
-        uids = self._host_index().get(host)
+        uids = self.host_index().get(host)
         if not uids:
             return ()
         spell_map = self.spell_map
@@ -895,7 +899,7 @@ class World:
         structure or the globe)? When not, their effective stats are their base stats."""
         if not self.spell_map:
             return False
-        self._host_index()
+        self.host_index()
         hosted = self._hosted
         if hosted["globe"] or group.id in hosted["group"] or group.coord in hosted["square"]:
             return True
@@ -916,7 +920,7 @@ class World:
 
     def _end_spells_on(self, host: HostRef, reason: str) -> None:
         """A host left play: its spells end (S8), their cards go to the discard pile."""
-        uids = self._host_index().get(host) if self.spell_map else None
+        uids = self.host_index().get(host) if self.spell_map else None
         if not uids:
             return
         end_spell = self.hooks.end_spell
@@ -925,80 +929,11 @@ class World:
 
     # ------------------------------------------------------------------ broadcasting
 
-    def listeners(self, subject: HostRef | None) -> list[int]:
-        """Uids of the spells that hear an event about ``subject``, in the order they hear it.
-
-        No subject (turn-wide events): every active spell, the initiative side's first, each side
-        in casting order. A minion: its spells, its group's, its square's, then the globe's. A
-        group: its spells, each member's, its square's, the globe's. A structure: its spells, its
-        square's, the globe's. A square: its spells, the globe's. On the globe the initiative
-        side's spells come first.
-        """
-        if not self.spell_map:
-            return []
-        if subject is None:
-            first, second = self.initiative_order()
-            return [s.uid for s in self.spell_map.values() if s.owner is first] + [
-                s.uid for s in self.spell_map.values() if s.owner is second
-            ]
-        hosts: list[HostRef] = [] if subject == GLOBE else [subject]
-        if subject.kind == "minion" and isinstance(subject.ref, int):
-            group = self.group_of(subject.ref)
-            if group is not None:
-                hosts += [HostRef.group(group.id), HostRef.square(group.coord)]
-        elif subject.kind == "group" and isinstance(subject.ref, int):
-            group = self.group_map.get(subject.ref)
-            if group is not None:
-                self._host_index()
-                hosted = self._minion_hosts
-                hosts += [HostRef.minion(m.id) for m in group.minions if m.id in hosted]
-                hosts.append(HostRef.square(group.coord))
-        elif subject.kind == "structure" and isinstance(subject.ref, int):
-            structure = self.structure_map.get(subject.ref)
-            if structure is not None:
-                hosts.append(HostRef.square(structure.coord))
-        index = self._host_index()
-        order: list[int] = []
-        for host in hosts:
-            order += index.get(host, ())
-        globe = index.get(GLOBE, ())
-        first, second = self.initiative_order()
-        for side in (first, second):
-            order += [uid for uid in globe if self.spell_map[uid].owner is side]
-        return order
-
     def broadcast(self, event: str, subject: HostRef | None = None) -> None:
-        """Tell every listening active spell (see :meth:`listeners`) that ``event`` happened.
-
-        A spell that left play before its turn to hear is skipped. The report's latest event
-        describes what happened, for reactions that need details.
-        """
+        """Tell every listening active spell that ``event`` happened, in the order
+        :mod:`engine.broadcast` decides."""
         if self.spell_map:
-            if event not in BROADCAST_EVENTS:
-                raise ValueError(f"unknown broadcast event {event!r}")
-            if self.reacts(event):
-                self._deliver(self.listeners(subject), event, subject)
-
-    def _deliver(self, uids: list[int], event: str, subject: HostRef | None) -> None:
-        if not uids:
-            return
-        if event not in BROADCAST_EVENTS:
-            raise ValueError(f"unknown broadcast event {event!r}")
-        handler = self._handler
-        if self._skip_deaf:
-            # hooks.reacts: a spell without a reaction to the event ignores it.
-            hearing = self._reacting_ids(event)
-            if not hearing:
-                return
-            for uid in uids:
-                spell = self.spell_map.get(uid)
-                if spell is not None and spell.spell_id in hearing:
-                    handler(self, spell, event, subject)
-            return
-        for uid in uids:
-            spell = self.spell_map.get(uid)
-            if spell is not None:
-                handler(self, spell, event, subject)
+            broadcast.broadcast(self, event, subject)
 
 
 class Reach:

@@ -249,7 +249,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             }
         ),
     ),
-    ("world", frozenset({"engine.world", "engine.queries"})),
+    ("world", frozenset({"engine.world", "engine.broadcast", "engine.queries"})),
     (
         "phases",
         frozenset(
