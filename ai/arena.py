@@ -15,10 +15,11 @@ from typing import Final
 from ai.determinize import NOT_IN_DECKS
 from ai.players import Level
 from engine.content import Content
-from engine.orders import Orders, Problem, validate_orders
+from engine.orders import Orders, Problem
 from engine.setup import MatchConfig, new_game
 from engine.state import SIDES, GameState, Side
 from engine.turn import resolve_turn
+from engine.validate import validate_orders
 from engine.view import view_for
 
 DECK_SIZE: Final = 30

@@ -1,7 +1,7 @@
 """What a side may order in a state: moves, trainings and casts, each legal on its own.
 
 Everything here asks the engine's public functions (movement range, terrain entry,
-:func:`engine.legal.cast_options`, :func:`engine.orders.validate_orders`), so the computer follows
+:func:`engine.legal.cast_options`, :func:`engine.validate.validate_orders`), so the computer follows
 the rules the engine enforces instead of a copy of them. :func:`legalize` is the last gate: it
 drops whatever the engine still objects to once the orders are put together.
 """
@@ -15,9 +15,10 @@ from engine import legal
 from engine.content import Content
 from engine.coords import Coord
 from engine.legal import legal_moves, trainable
-from engine.orders import CastOrder, Orders, TrainOrder, validate_orders
+from engine.orders import CastOrder, Orders, TrainOrder
 from engine.spells.schema import SpellDef
 from engine.state import MAX_GROUP_SIZE, GameState, Group, Mana, Side
+from engine.validate import validate_orders
 
 _T = TypeVar("_T")
 

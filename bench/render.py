@@ -46,7 +46,7 @@ def _orders(state: GameState, side: Side, rng: random.Random) -> Orders:
     enemy = state.sanctum(side.other)
     towns = [s.coord for s in state.structures if s.kind != "sanctum" and s.owner != side]
     moves = []
-    for group_id, dests in legal_moves(state, side).items():
+    for group_id, dests in legal_moves(state, side, load_content()).items():
         allowed = [at for at in dests if enemy is None or at != enemy.coord]
         if not allowed:
             continue
@@ -55,9 +55,9 @@ def _orders(state: GameState, side: Side, rng: random.Random) -> Orders:
         else:
             dest = rng.choice(allowed)
         moves.append(MoveOrder(group_id, dest))
-    trains = tuple(options[0] for options in trainable(state, side).values())
+    trains = tuple(options[0] for options in trainable(state, side, load_content()).values())
     casts: tuple[CastOrder, ...] = ()
-    castable_now = sorted(castable(state, side).items())
+    castable_now = sorted(castable(state, side, load_content()).items())
     if castable_now:
         card, targets = rng.choice(castable_now)
         casts = (CastOrder(card, rng.choice(targets)),)
@@ -74,14 +74,17 @@ def played_match(turns: int, seed: int = 3) -> list[tuple[PlayerView, TurnReport
             seed=seed,
             houses={Side.RED: "war", Side.BLUE: "life"},
             decks={Side.RED: deck, Side.BLUE: deck},
-        )
+        ),
+        load_content(),
     )
     rng = random.Random(seed)
-    frames: list[tuple[PlayerView, TurnReport | None]] = [(view_for(state, None), None)]
+    frames: list[tuple[PlayerView, TurnReport | None]] = [
+        (view_for(state, None, load_content()), None)
+    ]
     while len(frames) < turns and state.result is None:
         orders = {side: _orders(state, side, rng) for side in (Side.RED, Side.BLUE)}
-        state, report = resolve_turn(state, orders)
-        frames.append((view_for(state, None), report))
+        state, report = resolve_turn(state, orders, content=load_content())
+        frames.append((view_for(state, None, load_content()), report))
     return frames
 
 
@@ -93,7 +96,7 @@ def main() -> None:
     )
     state = midgame_state()
     report = midgame_report(state)
-    public = view_for(state, None)
+    public = view_for(state, None, load_content())
 
     start = time.perf_counter()
     png = render_board(public, report)
@@ -106,7 +109,7 @@ def main() -> None:
         f"(targets {BOARD_MS_TARGET:.0f} ms, {BOARD_KB_TARGET:.0f} KB)"
     )
 
-    red = view_for(state, Side.RED)
+    red = view_for(state, Side.RED, load_content())
     sheet = render_order_sheet(red)
     sheet_ms, sheet_cpu = median_ms(lambda: render_order_sheet(red), 20)
     print(

@@ -30,6 +30,7 @@ from bench import _callgrind
 from engine.content import Content, load_content
 from engine.coords import coord
 from engine.orders import CastOrder, Orders
+from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.phase import run_spell_phase
 from engine.spells.targeting import legal_targets, validate_casts
 from engine.state import (
@@ -183,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         n_casts = {side.value: len(c) for side, c in casts.items()}
 
         def phase(state: GameState = state, casts: dict[Side, list[CastOrder]] = casts) -> None:
-            world = World(state, random.Random(1), content)
+            world = World(state, random.Random(1), content, SPELL_HOOKS)
             run_spell_phase(world, {s: list(c) for s, c in casts.items()})
 
         orders = {side: Orders(casts=tuple(c)) for side, c in casts.items()}

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.coords import Coord, coord
+from engine.spells.catalogue import load_spells
+from engine.spells.index import CatalogueIndex
 from engine.state import MANA_TYPES, OPPOSED, Minion, Side
 from engine.tables import Table, TableError
 
@@ -166,6 +168,11 @@ class Content:
     realms: Mapping[str, Realm]
     boards: Mapping[str, Board]
     spells: Mapping[str, SpellDef] = field(default_factory=dict)
+    index: CatalogueIndex = field(init=False, repr=False, compare=False)
+    """What the rules derive from ``spells``, built with them."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", CatalogueIndex.of(self.spells))
 
     def terrain(self, terrain_id: str) -> Terrain:
         return self.terrains[terrain_id]
@@ -391,8 +398,6 @@ def _default_content() -> Content:
 
 
 def _load(folder: Path) -> Content:
-    from engine.spells.catalogue import load_spells
-
     units = _load_units(folder / "units.toml")
     nations = _load_nations(folder / "nations.toml")
     houses = _load_houses(folder / "houses.toml", nations)

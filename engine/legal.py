@@ -1,6 +1,6 @@
 """What a side may order now: helpers for order sheets, parsers and computer players.
 
-These answer from the position between turns (the same view :func:`engine.orders.validate_orders`
+These answer from the position between turns (the same view :func:`engine.validate.validate_orders`
 judges against); an order they list is accepted by validation.
 """
 
@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
-from engine.content import load_content
 from engine.coords import Coord, coord
 from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
 from engine.queries import movable, moves, walks
-from engine.setup import turn_rng
+from engine.rng import turn_rng
+from engine.spells.hooks import SPELL_HOOKS
+from engine.spells.modifiers import bound_spells
+from engine.spells.targeting import cast_cost, legal_targets, validate_casts
 from engine.state import GameState, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
@@ -28,24 +30,21 @@ if TYPE_CHECKING:
 CastSource: TypeAlias = Literal["hand", "hereditary", "bound"]
 
 
-def legal_moves(
-    state: GameState, side: Side, content: Content | None = None
-) -> dict[int, list[Coord]]:
+def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, list[Coord]]:
     """For each group ``side`` controls and may move: the squares it can be ordered to.
 
     A destination is left out when the group could not get there now: a square on its way
     (every step of a longer move) is off the board, has terrain it cannot enter, or holds a
     hostile group. Such a move would be accepted but could only fail.
     """
-    content = content or load_content()
     terrain = state.terrain_map()
     hostile_at = {g.coord for g in state.groups if g.owner != side}
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
-        if group.owner != side or group.controller != side or not movable(state, group):
+        if group.owner != side or group.controller != side or not movable(state, group, content):
             continue
-        reach = moves(state, group)
-        group_walks = walks(state, group)
+        reach = moves(state, group, content)
+        group_walks = walks(state, group, content)
         dests = []
         for dy in range(-reach, reach + 1):
             for dx in range(-reach, reach + 1):
@@ -66,12 +65,9 @@ def legal_moves(
     return out
 
 
-def trainable(
-    state: GameState, side: Side, content: Content | None = None
-) -> dict[Coord, list[TrainOrder]]:
+def trainable(state: GameState, side: Side, content: Content) -> dict[Coord, list[TrainOrder]]:
     """For each of ``side``'s structures with a novice: the training orders accepted there now."""
-    content = content or load_content()
-    world = World(state, turn_rng(state.seed, state.turn), content)
+    world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     house = content.houses[state.player(side).house]
     out: dict[Coord, list[TrainOrder]] = {}
     for structure in state.structures:
@@ -121,7 +117,7 @@ class CastOption:
             spell_id=None if self.source == "hand" else self.spell_id,
         )
 
-    def given(self, orders: Orders, content: Content | None = None) -> bool:
+    def given(self, orders: Orders, content: Content) -> bool:
         """Whether ``orders`` already use up what this option casts: its card (cast or
         discarded), a hereditary spell tried once a turn unless replicable (N2), a bound spell
         cast once a turn by its holder (N5)."""
@@ -131,19 +127,16 @@ class CastOption:
         given = [c for c in orders.casts if c.card_uid == 0 and c.spell_id == self.spell_id]
         if self.source == "bound":
             return any(c.bound_source == self.bound_source for c in given)
-        spell = (content or load_content()).spells.get(self.spell_id)
+        spell = content.spells.get(self.spell_id)
         replicable = spell is not None and spell.replicable
         return not replicable and any(c.bound_source is None for c in given)
 
 
-def cast_options(state: GameState, side: Side, content: Content | None = None) -> list[CastOption]:
+def cast_options(state: GameState, side: Side, content: Content) -> list[CastOption]:
     """Everything ``side`` may cast now: each card in hand, the house's hereditary spells and
     the bound spells it carries, plainly, boosted and at each power level; listed (in that
     order) only when it has a target on which casting it alone is accepted
     (:func:`engine.spells.targeting.validate_casts` decides)."""
-    from engine.spells.modifiers import bound_spells
-
-    content = content or load_content()
     out = _with_targets(state, side, _hand_options(state, side, content, boosts=True), content)
     house = state.player(side).house
     hereditary = [
@@ -168,12 +161,9 @@ def cast_options(state: GameState, side: Side, content: Content | None = None) -
     return out
 
 
-def castable(
-    state: GameState, side: Side, content: Content | None = None
-) -> dict[int, list[Target]]:
+def castable(state: GameState, side: Side, content: Content) -> dict[int, list[Target]]:
     """For each card in ``side``'s hand: the targets on which casting it (not boosted) alone is
     accepted. :func:`cast_options` lists everything else that may be cast."""
-    content = content or load_content()
     options = _with_targets(state, side, _hand_options(state, side, content, boosts=False), content)
     return {option.card_uid: list(option.targets) for option in options}
 
@@ -192,8 +182,6 @@ def _option(
     power: int | None = None,
     bound_source: int | None = None,
 ) -> CastOption:
-    from engine.spells.targeting import cast_cost
-
     label = spell.name + (" boosted" if boosted else "")
     if power is not None:
         label += f" power {power}"
@@ -233,8 +221,6 @@ def _with_targets(
     """``options`` with their accepted targets, those without any left out. The board checks
     (:func:`legal_targets`) depend only on the spell, so they run once per spell; a cast the
     pool cannot pay for is refused on every target (C4), so its targets are not tried."""
-    from engine.spells.targeting import legal_targets, validate_casts
-
     pool = state.player(side).pool
     out = []
     board: dict[str, list[Target]] = {}
@@ -254,7 +240,7 @@ def _with_targets(
     return out
 
 
-def capturable(state: GameState, side: Side, content: Content | None = None) -> list[Coord]:
+def capturable(state: GameState, side: Side, content: Content) -> list[Coord]:
     """The towns and colonies ``side`` does not own that one of its recruit groups stands on or
     may be ordered onto: where a capture at the coming start of turn, and so a mana choice
     (D-TOWN-MANA), is possible. Sorted by row, then column."""

@@ -9,7 +9,7 @@ Players type orders in a direct message (``cast Fireball on E5``, ``move g2 nort
 :func:`parse_command` turns one line into a :class:`Command` or raises :class:`NotationError`
 whose message says exactly what was not understood and, where a close name exists, suggests it.
 Only the shape of an order is checked here; whether it is legal is for
-:func:`engine.orders.validate_orders`.
+:func:`engine.validate.validate_orders`.
 
 :func:`format_order` writes an order back in the same notation, so the echo a player reads can be
 typed again and means the same order.
@@ -37,7 +37,6 @@ from engine.orders import (
     TrainOrder,
     all_orders,
 )
-from engine.spells.modifiers import effects_by_op
 from engine.spells.targeting import order_kind
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SQUARE_KINDS
 from engine.state import MANA_TYPES, HostRef
@@ -368,7 +367,7 @@ def context_for(
         carrier_def = content.spells.get(active.spell_id)
         if active.owner is not side or carrier_def is None:
             continue
-        for effect in effects_by_op(carrier_def).get("bind", ()):
+        for effect in content.index.effects_of(active.spell_id).get("bind", ()):
             bound = content.spells.get(effect.params.text("spell"))
             if bound is not None and bound.power is not None:
                 powers = tuple(sorted(set(bound.power)))

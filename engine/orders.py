@@ -1,23 +1,19 @@
 """One side's orders for a turn: casts, moves, trainings and at most one discard (S5).
 
-Orders are frozen values with ``to_dict``/``from_dict``. :func:`validate_orders` returns every
-problem at once, each a :class:`Problem` with a code and a message a player understands.
-:func:`add_orders` and :func:`remove_order` change one side's orders as a player does, by the
-numbers :func:`all_orders` gives them in the echo.
+Orders are frozen values with ``to_dict``/``from_dict``. :func:`engine.validate.validate_orders`
+returns every problem at once, each a :class:`Problem` with a code and a message a player
+understands. :func:`add_orders` and :func:`remove_order` change one side's orders as a player
+does, by the numbers :func:`all_orders` gives them in the echo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from engine.coords import Coord, CoordError
 from engine.state import FORMAT_VERSION, HOST_KINDS, HostKind, StateFormatError
-
-if TYPE_CHECKING:
-    from engine.content import Content
-    from engine.state import GameState, Side
 
 TRAIN_KINDS: Final = ("swordsman", "archer", "mana")
 TrainKind: TypeAlias = Literal["swordsman", "archer", "mana"]
@@ -246,8 +242,6 @@ class Orders:
             raise StateFormatError(f"malformed orders: {exc}") from None
 
 
-NO_ORDERS: Final = Orders()
-
 Order: TypeAlias = CastOrder | MoveOrder | TrainOrder | DiscardOrder | ManaChoice
 
 
@@ -334,15 +328,6 @@ class Problem:
         return Problem(
             str(data["code"]), str(data["message"]), data.get("order_index"), data.get("section")
         )
-
-
-def validate_orders(
-    state: GameState, side: Side, orders: Orders, content: Content | None = None
-) -> list[Problem]:
-    """Every problem with ``orders`` for ``side`` in ``state`` (empty when they are legal)."""
-    from engine.validate import validate
-
-    return validate(state, side, orders, content)
 
 
 # -- readers that turn malformed input into StateFormatError with the key's name

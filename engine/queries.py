@@ -2,7 +2,7 @@
 
 Each answers from base values when no active spell can change the answer (the common case and the
 fast one), and otherwise asks the spell modifiers, which fold every active spell in. Each modifier
-reads only the spells with a continuous effect of its own primitives (``modifiers.ids_with``):
+reads only the spells with a continuous effect of its own primitives (``content.index.with_op``):
 stats and moves read ``modify`` and ``aura_modify``, abilities and walks ``grant``, check 1 of
 movement ``hold``, joining and training ``forbid_join``, initiative ``lock_initiative``, mana
 ``deny_production``. Such a spell changes a group's answer only from the group itself, a member,
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
+from engine.spells import modifiers
 from engine.state import GameState, Group, Minion, Side, Structure
 
 if TYPE_CHECKING:
@@ -35,26 +36,12 @@ _JOIN: Final = ("forbid_join",)
 _LOCK: Final = ("lock_initiative",)
 _DENY: Final = ("deny_production",)
 
-_ids: dict[tuple[int, tuple[str, ...]], tuple[object, frozenset[str]]] = {}
-
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
-    """Ids of the catalogue's spells with a continuous effect of one of ``ops`` (cached)."""
-    spells = content.spells
-    cached = _ids.get((id(spells), ops))
-    if cached is not None and cached[0] is spells:
-        return cached[1]
-    from engine.spells.modifiers import effects_by_op, ids_with
-
-    found: set[str] = set()
-    for op in ops:
-        base, _, stats = op.partition(":")
-        for sid in ids_with(content, base):
-            changed = {e.params.text("stat") for e in effects_by_op(spells[sid])[base]}
-            if not stats or ("moves" in changed if stats == "moves" else changed - {"moves"}):
-                found.add(sid)
-    _ids[(id(spells), ops)] = (spells, frozenset(found))
-    return frozenset(found)
+    """Ids of the catalogue's spells with a continuous effect of one of ``ops``."""
+    if len(ops) == 1:
+        return content.index.with_op(ops[0])
+    return frozenset().union(*(content.index.with_op(op) for op in ops))
 
 
 def _quiet(state: GameState | World, ops: tuple[str, ...], groups: Iterable[Group] = ()) -> bool:
@@ -80,84 +67,66 @@ def _stats_quiet(state: GameState | World, group: Group, moves: bool = False) ->
     return _quiet(state, _MOVES if moves else _STATS, (group,))
 
 
-def walks(state: GameState | World, group: Group) -> frozenset[str]:
+def walks(state: GameState | World, group: Group, content: Content | None = None) -> frozenset[str]:
     """The walks every member of the group has (a group enters a terrain only if all can)."""
     if _quiet(state, _GRANT, (group,)):
         common = set(group.minions[0].walks)
         for m in group.minions[1:]:
             common &= m.walks
         return frozenset(common)
-    from engine.spells.modifiers import group_walks
-
-    return group_walks(state, group)
+    return modifiers.group_walks(state, group, content)
 
 
 def abilities(state: GameState | World, group: Group, minion: Minion) -> frozenset[str]:
     """The minion's walks plus abilities spells grant it (flight, terrain_immunity, ...)."""
     if _quiet(state, _GRANT, (group,)):
         return minion.walks
-    from engine.spells.modifiers import abilities as granted
-
-    return granted(state, group, minion)
+    return modifiers.abilities(state, group, minion)
 
 
-def moves(state: GameState | World, group: Group) -> int:
+def moves(state: GameState | World, group: Group, content: Content | None = None) -> int:
     if _stats_quiet(state, group, moves=True):
         return 1
-    from engine.spells.modifiers import group_moves
-
-    return group_moves(state, group)
+    return modifiers.group_moves(state, group, content)
 
 
-def movable(state: GameState | World, group: Group) -> bool:
+def movable(state: GameState | World, group: Group, content: Content | None = None) -> bool:
     """Pass I check 1: no immobile member and no spell holding the group."""
     if any("immobile" in m.traits for m in group.minions):
         return False
     if _quiet(state, _HOLD, (group,)):
         return True
-    from engine.spells.modifiers import can_move
-
-    return can_move(state, group)
+    return modifiers.can_move(state, group, content)
 
 
 def spells_allow_join(state: GameState | World, a: Group, b: Group) -> bool:
     if _quiet(state, _JOIN, (a, b)):
         return True
-    from engine.spells.modifiers import can_join
-
-    return can_join(state, a, b)
+    return modifiers.can_join(state, a, b)
 
 
 def training_blocked(state: GameState | World, at: Coord) -> bool:
     if _quiet(state, _JOIN):
         return False
-    from engine.spells.modifiers import training_blocked as blocked
-
-    return blocked(state, at)
+    return modifiers.training_blocked(state, at)
 
 
 def initiative_lock(state: GameState | World) -> Side | None:
     if _quiet(state, _LOCK):
         return None
-    from engine.spells.modifiers import initiative_lock as lock
-
-    return lock(state)
+    return modifiers.initiative_lock(state)
 
 
 def produces_mana(state: GameState | World, structure: Structure) -> bool:
     if _quiet(state, _DENY):
         return True
-    from engine.spells.modifiers import produces_mana as produces
-
-    return produces(state, structure)
+    return modifiers.produces_mana(state, structure)
 
 
 def effective_minion(state: GameState | World, group: Group, minion: Minion) -> Minion:
     if _stats_quiet(state, group):
         return minion
-    from engine.spells.modifiers import effective_minion as effective
-
-    return effective(state, group, minion)
+    return modifiers.effective_minion(state, group, minion)
 
 
 def effective_stats(state: GameState | World, group: Group) -> tuple[Stats | None, ...] | None:
@@ -165,10 +134,8 @@ def effective_stats(state: GameState | World, group: Group) -> tuple[Stats | Non
     spell changes them; None for the whole group when no spell can reach it."""
     if _stats_quiet(state, group):
         return None
-    from engine.spells.modifiers import effective_stats as stats
-
     if isinstance(state, GameState) or not _stats_cacheable(state):
-        return stats(state, group)
+        return modifiers.effective_stats(state, group)
     # Without auras and persistent requirements the answer depends only on the active spells (the
     # cache is emptied when they change), the group's id, square, owner and structure and its
     # members' ids and base stats: not on hit points, so one fight's losses do not make the next
@@ -185,7 +152,7 @@ def effective_stats(state: GameState | World, group: Group) -> tuple[Stats | Non
     )
     found = state.stats_cache.get(key)
     if found is None:
-        found = state.stats_cache[key] = stats(state, group)
+        found = state.stats_cache[key] = modifiers.effective_stats(state, group)
     return found
 
 
@@ -194,9 +161,7 @@ def effective_group(state: GameState | World, group: Group) -> tuple[Minion, ...
     per_member = effective_stats(state, group)
     if per_member is None:
         return group.minions
-    from engine.spells.modifiers import with_effective
-
-    return with_effective(group.minions, per_member)
+    return modifiers.with_effective(group.minions, per_member)
 
 
 def _stats_cacheable(world: World) -> bool:

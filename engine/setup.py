@@ -1,7 +1,7 @@
 """A new match from a seed (G1-G3): realm, terrain, towns, Sancta, starting groups, decks, hands.
 
-Everything random comes from :func:`turn_rng` of the match seed (turn 0 for setup, G11), so a seed
-and a configuration always give the same opening.
+Everything random comes from :func:`engine.rng.turn_rng` of the match seed (turn 0 for setup,
+G11), so a seed and a configuration always give the same opening.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from engine.content import Board, Content, Realm, load_content
+from engine.content import Board, Content, Realm
 from engine.coords import Coord
+from engine.rng import turn_rng
 from engine.state import (
     NEUTRAL,
     Card,
@@ -38,11 +39,6 @@ DECK_CLASSES: Final = ("standard", "learned")
 
 class SetupError(ValueError):
     """A match configuration that cannot start (the message says why)."""
-
-
-def turn_rng(seed: int, turn: int) -> random.Random:
-    """The one generator of a turn (G11); turn 0 is the setup."""
-    return random.Random(f"sanctum:{seed}:{turn}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +92,7 @@ def default_deck(house: str, content: Content) -> list[str]:
     return deck
 
 
-def new_game(config: MatchConfig, content: Content | None = None) -> GameState:
-    content = content or load_content()
+def new_game(config: MatchConfig, content: Content) -> GameState:
     rng = turn_rng(config.seed, 0)
     if config.board not in content.boards:
         raise SetupError(f"unknown board {config.board!r}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
 from engine.coords import Coord
@@ -821,7 +822,32 @@ class GameState:
 
 
 _R = TypeVar("_R")
-_FIELDS: dict[type, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+
+def _field_names(cls: type) -> tuple[tuple[str, ...], frozenset[str]]:
+    names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(f.name for f in fields(cls))
+    return names, frozenset(names)
+
+
+# The records a turn evolves, introspected once here rather than on every call.
+_FIELDS: Final[Mapping[type, tuple[tuple[str, ...], frozenset[str]]]] = MappingProxyType(
+    {
+        cls: _field_names(cls)
+        for cls in (
+            Mana,
+            Square,
+            Structure,
+            Minion,
+            Group,
+            Card,
+            HostRef,
+            ActiveSpell,
+            PlayerState,
+            Options,
+            Result,
+        )
+    }
+)
 
 
 def evolve(record: _R, **changes: Any) -> _R:
@@ -829,13 +855,7 @@ def evolve(record: _R, **changes: Any) -> _R:
     per-call introspection, for the hot paths of a turn (combat, movement, levels, mana)."""
     cls = type(record)
     known = _FIELDS.get(cls)
-    if known is None:
-        names = getattr(cls, "_fields", None) or tuple(
-            f.name
-            for f in fields(cls)  # type: ignore[arg-type]
-        )
-        known = _FIELDS[cls] = (names, frozenset(names))
-    names, name_set = known
+    names, name_set = _field_names(cls) if known is None else known
     if not name_set.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - name_set))
         raise TypeError(f"{cls.__name__} has no field {unknown}")

@@ -13,11 +13,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from engine.content import load_content
+from engine.combat import resolve_combat
 from engine.movement import order_ranges, resolve_movement
 from engine.orders import CastOrder, Orders, Problem
 from engine.report import TurnReport
-from engine.setup import turn_rng
+from engine.rng import turn_rng
+from engine.spells.hooks import SPELL_HOOKS
+from engine.spells.phase import run_spell_phase
+from engine.spells.targeting import validate_casts
 from engine.start import run_start_of_turn
 from engine.state import SIDES, GameState, Result, Side
 from engine.training import apply_training
@@ -37,16 +40,12 @@ def resolve_turn(
     orders_by_side: Mapping[Side, Orders],
     rng: random.Random | None = None,
     *,
-    content: Content | None = None,
+    content: Content,
 ) -> tuple[GameState, TurnReport]:
     """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders)."""
-    from engine.combat import resolve_combat
-    from engine.spells.phase import run_spell_phase
-
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
-    content = content or load_content()
-    world = World(state, rng or turn_rng(state.seed, state.turn), content)
+    world = World(state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
 
     for side in SIDES:
@@ -117,8 +116,6 @@ def _discard(world: World, side: Side, orders: Orders) -> None:
 
 def _castable(world: World, side: Side, orders: Orders) -> list[CastOrder]:
     """The casts that pass targeting on the position after training (the rest are refused)."""
-    from engine.spells.targeting import validate_casts
-
     if not orders.casts:
         return []
     problems = validate_casts(world.state, side, list(orders.casts), world.content)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.content import load_content
 from engine.coords import Coord
 from engine.orders import ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
-from engine.setup import turn_rng
+from engine.rng import turn_rng
+from engine.spells.hooks import SPELL_HOOKS
+from engine.spells.targeting import validate_casts
 from engine.state import MANA_TYPES, GameState, Group, Side
 from engine.training import apply_training
 from engine.world import World
@@ -21,15 +22,13 @@ if TYPE_CHECKING:
     from engine.content import Content
 
 
-def validate(
-    state: GameState, side: Side, orders: Orders, content: Content | None = None
+def validate_orders(
+    state: GameState, side: Side, orders: Orders, content: Content
 ) -> list[Problem]:
-    from engine.spells.targeting import validate_casts
-
-    content = content or load_content()
+    """Every problem with ``orders`` for ``side`` in ``state`` (empty when they are legal)."""
     if state.result is not None:
         return [Problem("game_over", "the game is over; no more orders are taken")]
-    world = World(state, turn_rng(state.seed, state.turn), content)
+    world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     problems = apply_training(world, side, orders.trains)
     problems += _discard_problems(state, side, orders)
     seen: set[int] = set()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.content import load_content
 from engine.coords import Coord
 from engine.mana import production
 from engine.state import (
@@ -137,9 +136,8 @@ def _can_see(spell: ActiveSpell, viewer: Side | None) -> bool:
     return spell.visible or spell.owner is viewer
 
 
-def view_for(state: GameState, side: Side | None, content: Content | None = None) -> PlayerView:
+def view_for(state: GameState, side: Side | None, content: Content) -> PlayerView:
     """``side``'s view of ``state`` (``None``: the public view of a spectator)."""
-    content = content or load_content()
     players = tuple(
         PlayerPublic(
             side=p.side,

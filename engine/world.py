@@ -5,8 +5,8 @@ changes, so every reader (core phases and spells alike) sees a consistent pictur
 that players should learn about is appended to :attr:`World.report` as an :class:`Event`.
 
 Events that active spells react to ("start_of_turn", "host_dying", "group_entered", ...) go through
-:meth:`World.broadcast`, the one place that decides the order in which spells hear them
-(documented in ``engine/README.md``).
+:meth:`World.broadcast`; :mod:`engine.broadcast` is the one place that decides the order in which
+spells hear them (documented in ``engine/README.md``).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ import bisect
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
+from engine import broadcast
 from engine.coords import Coord
 from engine.report import Event
-from engine.spells.vocab import EVENTS as BROADCAST_EVENTS
+from engine.spells.lookup import WorldLookup
 from engine.state import (
-    GLOBE,
     HOST_KINDS,
     NEUTRAL,
     ActiveSpell,
@@ -52,6 +52,25 @@ DEATH_CAUSES: Final = ("killed", "died", "removed")
 EventHandler = Callable[["World", ActiveSpell, str, "HostRef | None"], None]
 
 
+class SpellHooks(Protocol):
+    """What the World asks of the spell rules (``engine.spells.hooks`` answers; ``engine.turn``
+    hands it in): the World sits below them and only calls them through this seam."""
+
+    def on_event(
+        self, world: World, spell: ActiveSpell, event: str, subject: HostRef | None
+    ) -> None:
+        """``spell`` hears ``event`` about ``subject`` (None for turn-wide events)."""
+
+    def reacts(self, content: Content, spell_id: str, event: str) -> bool:
+        """Whether active copies of ``spell_id`` react to ``event`` at all."""
+
+    def end_spell(self, world: World, uid: int, reason: str) -> None:
+        """An active spell leaves play."""
+
+    def dispellable(self, world: World, spell: ActiveSpell) -> bool:
+        """Whether a dispel (or a cleared square) ends the spell."""
+
+
 class World:
     """Mutable working copy of a :class:`GameState` for one turn."""
 
@@ -60,10 +79,13 @@ class World:
         state: GameState,
         rng: random.Random,
         content: Content,
+        hooks: SpellHooks,
         on_event: EventHandler | None = None,
     ) -> None:
-        """``on_event`` replaces ``engine.spells.events.on_event`` as the listener (tests)."""
+        """``hooks`` carry out the spell rules; ``on_event`` replaces ``hooks.on_event`` as the
+        listener (tests)."""
         self.content = content
+        self.hooks = hooks
         self.rng = rng
         self.seed = state.seed
         self.turn = state.turn
@@ -73,7 +95,7 @@ class World:
         self.initiative: Side = state.initiative
         self.result: Result | None = state.result
         self.next_id = state.next_id
-        self.terrain: dict[Coord, str] = _terrain_of(state.squares).copy()
+        self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
         self._squares: tuple[Square, ...] | None = state.squares
         self.structure_map: dict[int, Structure] = {
             s.id: s for s in sorted(state.structures, key=lambda s: s.id)
@@ -97,10 +119,10 @@ class World:
         # The sides' mana choices for towns and colonies they capture at this turn's end
         # (D-TOWN-MANA): side -> structure square -> mana type.
         self.mana_choices: dict[Side, dict[Coord, str]] = {}
-        self._handler: EventHandler | None = on_event
+        self.handler: EventHandler = hooks.on_event if on_event is None else on_event
         # A listener given by a test hears everything; the spells' own listener ignores the events
         # a spell has no reaction to, so those are not delivered at all.
-        self._skip_deaf = on_event is None
+        self.skip_deaf = on_event is None
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read; spell changes also rebuild the host index.
         self.revision = 0
@@ -119,6 +141,9 @@ class World:
         # engine.queries keeps effective stats here while the active spells stay the same.
         self.stats_cache: dict[tuple[object, ...], tuple[Stats | None, ...]] = {}
         self.stats_cacheable: bool | None = None
+        # Bumped when an active spell moves to another host (the live view's selections go).
+        self.hosts_moved = 0
+        self._view: WorldLookup | None = None
 
     # ------------------------------------------------------------------ snapshot
 
@@ -374,7 +399,11 @@ class World:
             if saved or minion_id not in self._minion_group:
                 return False
         after = (
-            [uid for uid in self.listeners(subject) if self.spell_map[uid].host != subject]
+            [
+                uid
+                for uid in broadcast.listeners(self, subject)
+                if self.spell_map[uid].host != subject
+            ]
             if subject is not None
             else []
         )
@@ -402,7 +431,7 @@ class World:
             )
         )
         if self.spell_map:
-            self._host_index()
+            self.host_index()
             if minion_id in self._minion_hosts:
                 self._end_spells_on(HostRef.minion(minion_id), "host_died")
         self.revision += 1
@@ -411,7 +440,7 @@ class World:
         else:
             self._drop_group(group)
         if after:
-            self._deliver(after, "minion_died", subject)
+            broadcast.deliver(self, after, "minion_died", subject)
         return True
 
     def hears_death(self, group: Group, cause: DeathCause = "killed") -> bool:
@@ -421,14 +450,14 @@ class World:
         bookkeeping."""
         if not self.spell_map:
             return False
-        if not self._skip_deaf:
+        if not self.skip_deaf:
             return self.touched(group)
         ears = self._death_ears
         if ears is None:
             ears = self._death_ears = (
-                self.reach(self._reacting_ids("host_dying")),
-                self.reach(self._reacting_ids("host_dying") | self._reacting_ids("host_killed")),
-                self.reach(self._reacting_ids("minion_died")),
+                self.reach(self.reacting_ids("host_dying")),
+                self.reach(self.reacting_ids("host_dying") | self.reacting_ids("host_killed")),
+                self.reach(self.reacting_ids("minion_died")),
             )
         on_host = ears[1] if cause == "killed" else ears[0]
         if on_host is not None:
@@ -545,15 +574,14 @@ class World:
     def _clear_square(self, at: Coord) -> None:
         """Dispel the visible, dispellable spells on the square ``at`` (its terrain stays: a
         square's terrain is not a spell here, and a structure square is plains anyway)."""
-        uids = self._host_index().get(HostRef.square(at)) if self.spell_map else None
+        uids = self.host_index().get(HostRef.square(at)) if self.spell_map else None
         if not uids:
             return
-        from engine.spells.effects import dispellable, end_spell
-
+        hooks = self.hooks
         for uid in list(uids):
             spell = self.spell_map.get(uid)
-            if spell is not None and dispellable(self, spell):
-                end_spell(self, uid, "dispelled")
+            if spell is not None and hooks.dispellable(self, spell):
+                hooks.end_spell(self, uid, "dispelled")
 
     def destroy_structure(self, structure_id: int) -> None:
         """A spell destroys a town or colony: its owner counts it as lost (I3)."""
@@ -724,9 +752,7 @@ class World:
                 if self._by_host is not None:
                     self._index_remove(old.host, spell.uid)
                     self._index_add(spell.host, spell.uid, last=False)
-                from engine.spells.lookup import invalidate
-
-                invalidate()
+                self.hosts_moved += 1
 
     def remove_spell(self, uid: int, reason: str) -> None:
         spell = self.spell_map.pop(uid, None)
@@ -799,16 +825,14 @@ class World:
         """Could any active spell react to ``event``? When not, broadcasting it changes nothing."""
         if not self.spell_map:
             return False
-        if not self._skip_deaf:
+        if not self.skip_deaf:
             return True
-        return bool(self._reacting_ids(event))
+        return bool(self.reacting_ids(event))
 
-    def _reacting_ids(self, event: str) -> frozenset[str]:
+    def reacting_ids(self, event: str) -> frozenset[str]:
         found = self._reacting.get(event)
         if found is None:
-            from engine.spells.events import reacts
-
-            content = self.content
+            content, reacts = self.content, self.hooks.reacts
             found = self._reacting[event] = frozenset(
                 sid for sid in self._id_counts if reacts(content, sid, event)
             )
@@ -843,7 +867,8 @@ class World:
             return any(m.id in minions for m in group.minions)
         return False
 
-    def _host_index(self) -> dict[HostRef, list[int]]:
+    def host_index(self) -> dict[HostRef, list[int]]:
+        """Host -> uids of its active spells in casting order (read only)."""
         if self._by_host is None:
             index: dict[HostRef, list[int]] = {}
             for spell in self.spell_map.values():
@@ -858,12 +883,12 @@ class World:
 
     def minion_hosts(self) -> set[int]:
         """Ids of the minions that host an active spell (read only)."""
-        self._host_index()
+        self.host_index()
         return self._minion_hosts
 
     def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
         """The host's active spells, oldest first (S9)."""
-        uids = self._host_index().get(host)
+        uids = self.host_index().get(host)
         if not uids:
             return ()
         spell_map = self.spell_map
@@ -874,7 +899,7 @@ class World:
         structure or the globe)? When not, their effective stats are their base stats."""
         if not self.spell_map:
             return False
-        self._host_index()
+        self.host_index()
         hosted = self._hosted
         if hosted["globe"] or group.id in hosted["group"] or group.coord in hosted["square"]:
             return True
@@ -883,117 +908,32 @@ class World:
             return True
         return any(m.id in self._minion_hosts for m in group.minions)
 
+    def live_view(self) -> WorldLookup:
+        """The indexed read view of this World (``engine.spells.lookup``), built once."""
+        if self._view is None:
+            self._view = WorldLookup(self)
+        return self._view
+
     def spells_of(self, side: Side) -> tuple[ActiveSpell, ...]:
         """The side's active spells, oldest first (S9)."""
         return tuple(s for s in self.spell_map.values() if s.owner == side)
 
     def _end_spells_on(self, host: HostRef, reason: str) -> None:
         """A host left play: its spells end (S8), their cards go to the discard pile."""
-        uids = self._host_index().get(host) if self.spell_map else None
+        uids = self.host_index().get(host) if self.spell_map else None
         if not uids:
             return
-        from engine.spells.effects import end_spell
-
+        end_spell = self.hooks.end_spell
         for uid in list(uids):
             end_spell(self, uid, reason)
 
     # ------------------------------------------------------------------ broadcasting
 
-    def listeners(self, subject: HostRef | None) -> list[int]:
-        """Uids of the spells that hear an event about ``subject``, in the order they hear it.
-
-        No subject (turn-wide events): every active spell, the initiative side's first, each side
-        in casting order. A minion: its spells, its group's, its square's, then the globe's. A
-        group: its spells, each member's, its square's, the globe's. A structure: its spells, its
-        square's, the globe's. A square: its spells, the globe's. On the globe the initiative
-        side's spells come first.
-        """
-        if not self.spell_map:
-            return []
-        if subject is None:
-            first, second = self.initiative_order()
-            return [s.uid for s in self.spell_map.values() if s.owner is first] + [
-                s.uid for s in self.spell_map.values() if s.owner is second
-            ]
-        hosts: list[HostRef] = [] if subject == GLOBE else [subject]
-        if subject.kind == "minion" and isinstance(subject.ref, int):
-            group = self.group_of(subject.ref)
-            if group is not None:
-                hosts += [HostRef.group(group.id), HostRef.square(group.coord)]
-        elif subject.kind == "group" and isinstance(subject.ref, int):
-            group = self.group_map.get(subject.ref)
-            if group is not None:
-                self._host_index()
-                hosted = self._minion_hosts
-                hosts += [HostRef.minion(m.id) for m in group.minions if m.id in hosted]
-                hosts.append(HostRef.square(group.coord))
-        elif subject.kind == "structure" and isinstance(subject.ref, int):
-            structure = self.structure_map.get(subject.ref)
-            if structure is not None:
-                hosts.append(HostRef.square(structure.coord))
-        index = self._host_index()
-        order: list[int] = []
-        for host in hosts:
-            order += index.get(host, ())
-        globe = index.get(GLOBE, ())
-        first, second = self.initiative_order()
-        for side in (first, second):
-            order += [uid for uid in globe if self.spell_map[uid].owner is side]
-        return order
-
     def broadcast(self, event: str, subject: HostRef | None = None) -> None:
-        """Tell every listening active spell (see :meth:`listeners`) that ``event`` happened.
-
-        A spell that left play before its turn to hear is skipped. The report's latest event
-        describes what happened, for reactions that need details.
-        """
+        """Tell every listening active spell that ``event`` happened, in the order
+        :mod:`engine.broadcast` decides."""
         if self.spell_map:
-            if event not in BROADCAST_EVENTS:
-                raise ValueError(f"unknown broadcast event {event!r}")
-            if self.reacts(event):
-                self._deliver(self.listeners(subject), event, subject)
-
-    def _deliver(self, uids: list[int], event: str, subject: HostRef | None) -> None:
-        if not uids:
-            return
-        if event not in BROADCAST_EVENTS:
-            raise ValueError(f"unknown broadcast event {event!r}")
-        handler = self._event_handler()
-        if self._skip_deaf:
-            # engine.spells.events.reacts: a spell without a reaction to the event ignores it.
-            hearing = self._reacting_ids(event)
-            if not hearing:
-                return
-            for uid in uids:
-                spell = self.spell_map.get(uid)
-                if spell is not None and spell.spell_id in hearing:
-                    handler(self, spell, event, subject)
-            return
-        for uid in uids:
-            spell = self.spell_map.get(uid)
-            if spell is not None:
-                handler(self, spell, event, subject)
-
-    def _event_handler(self) -> EventHandler:
-        if self._handler is None:
-            from engine.spells.events import on_event
-
-            self._handler = on_event
-        return self._handler
-
-
-# The last board's terrain map: consecutive turns share one squares tuple, and copying a dict
-# reuses its stored hashes where building it hashes every square again.
-_last_terrain: list[tuple[tuple[Square, ...], dict[Coord, str]]] = []
-
-
-def _terrain_of(squares: tuple[Square, ...]) -> dict[Coord, str]:
-    last = _last_terrain[0] if _last_terrain else None
-    if last is not None and last[0] is squares:
-        return last[1]
-    terrain = {sq.coord: sq.terrain for sq in squares}
-    _last_terrain[:] = [(squares, terrain)]
-    return terrain
+            broadcast.broadcast(self, event, subject)
 
 
 class Reach:

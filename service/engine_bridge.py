@@ -1,7 +1,8 @@
 """The engine calls the service makes, on JSON documents.
 
 Working on the stored documents (not engine objects) keeps each call a pure function of plain
-data, so a batch of resolutions can run in worker processes with nothing but pickled dicts.
+data, so a batch of resolutions can run in worker processes with nothing but pickled dicts. Matches
+play with the shipped catalogue (``load_content()``, loaded once per process).
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.content import load_content
-from engine.orders import Orders, Problem, validate_orders
+from engine.orders import Orders, Problem
 from engine.setup import MatchConfig, new_game
 from engine.state import GameState, Side
 from engine.turn import agree_draw, concede, resolve_turn
+from engine.validate import validate_orders
 
 JsonDict = dict[str, Any]
 SIDES: tuple[str, str] = (str(Side.RED), str(Side.BLUE))

@@ -1,4 +1,5 @@
-"""Fixtures shared by the storage and service tests: each runs on SQLite and on PostgreSQL."""
+"""Fixtures shared by every test package: the catalogue the engine is given, and the storage and
+service tests' databases (each runs on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from engine.content import Content, load_content
 from storage import Store
 from tests.storage.backends import BACKENDS, database_url
+
+
+@pytest.fixture(scope="session")
+def content() -> Content:
+    """The shipped catalogue: every engine call is handed its content explicitly."""
+    return load_content()
 
 
 @pytest.fixture(params=BACKENDS)

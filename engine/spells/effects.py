@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
-from engine.spells.lookup import invalidate, lookup
+from engine.spells.aim import Aim, aim_of_host
+from engine.spells.lookup import lookup
+from engine.spells.modifiers import can_join, group_walks, initiative_lock
 from engine.spells.primitives import PRIMITIVES, Effect
-from engine.spells.targeting import Aim, aim_of_host
+from engine.spells.specials import HANDLERS
 from engine.spells.vocab import HOUSES, MANA_TYPES
 from engine.state import (
     GLOBE,
@@ -28,6 +30,7 @@ from engine.state import (
     Side,
     evolve,
 )
+from engine.terrain import can_enter
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -45,6 +48,17 @@ class EffectContext:
     active: ActiveSpell | None = None
     power: int | None = None
     subject: HostRef | None = None
+
+    # The helpers a special handler (engine.spells.specials) may call: specials sit below this
+    # module, so they reach its functions through the context they are given.
+
+    def end_spell(self, uid: int, reason: str) -> None:
+        """An active spell leaves play (see :func:`end_spell`)."""
+        end_spell(self.world, uid, reason)
+
+    def nearest_free(self, group: Group, origin: Coord) -> Coord | None:
+        """The free square nearest ``origin`` the group may enter (see :func:`nearest_free`)."""
+        return nearest_free(self.world, group, origin)
 
 
 def affected_group(ctx: EffectContext) -> Group | None:
@@ -69,14 +83,11 @@ def affected_minions(ctx: EffectContext) -> list[int]:
     return [] if group is None else [m.id for m in group.minions]
 
 
-_words: dict[int, tuple[Effect, str]] = {}
-
-
 def _say(ctx: EffectContext, effect: Effect) -> None:
-    cached = _words.get(id(effect))
-    if cached is None or cached[0] is not effect:
-        cached = _words[id(effect)] = (effect, effect.describe())
-    ctx.world.emit("spell_effect", spell=ctx.spell.id, text=cached[1])
+    text = ctx.world.content.index.words.get(id(effect))
+    if text is None:
+        text = effect.describe()
+    ctx.world.emit("spell_effect", spell=ctx.spell.id, text=text)
 
 
 def _damage(ctx: EffectContext, effect: Effect) -> None:
@@ -136,9 +147,6 @@ def with_stats(minion: Minion, stats: dict[str, int]) -> Minion:
 def enterable(world: World, group: Group, at: Coord, walks: frozenset[str] | None = None) -> bool:
     """A free square the group may enter (terrain walks, no group, no hostile structure);
     ``walks`` may be given when many squares are tried for one group."""
-    from engine.spells.modifiers import group_walks
-    from engine.terrain import can_enter
-
     if not world.on_board(at) or world.group_at(at) is not None:
         return False
     structure = world.structure_at(at)
@@ -152,8 +160,6 @@ def enterable(world: World, group: Group, at: Coord, walks: frozenset[str] | Non
 def nearest_free(world: World, group: Group, origin: Coord) -> Coord | None:
     """The free square nearest ``origin`` the group may enter (ties: lower row, then column),
     other than the group's own square."""
-    from engine.spells.modifiers import group_walks
-
     walks = group_walks(world, group)
     for at in sorted(world.terrain, key=lambda c: (c.dist(origin), c.y, c.x)):
         if at != group.coord and enterable(world, group, at, walks):
@@ -165,8 +171,6 @@ def _force_move(ctx: EffectContext, effect: Effect) -> None:
     group = affected_group(ctx)
     if group is None:
         return
-    from engine.spells.modifiers import group_walks
-
     walks = group_walks(ctx.world, group)
     options = [n for n in group.coord.neighbours() if enterable(ctx.world, group, n, walks)]
     if not options:
@@ -236,8 +240,6 @@ def _summon(ctx: EffectContext, effect: Effect) -> None:
 
 def hero_room(world: World, side: Side, at: Coord) -> bool:
     """A hero fits on ``at``: an empty square, or a friendly recruit group with room."""
-    from engine.spells.modifiers import can_join
-
     group = world.group_at(at)
     if group is None:
         return True
@@ -445,8 +447,6 @@ def _counter(ctx: EffectContext, effect: Effect) -> None:
 
 
 def _swap_initiative(ctx: EffectContext, effect: Effect) -> None:
-    from engine.spells.modifiers import initiative_lock
-
     world = ctx.world
     if initiative_lock(world) is not None:
         world.emit("spell_effect", spell=ctx.spell.id, text="Initiative is held fast (I6).")
@@ -493,7 +493,6 @@ def _transfer(ctx: EffectContext, effect: Effect) -> None:
     if new_host == GLOBE and _stacks(world, ctx.spell, active, GLOBE):
         return
     world.update_spell(evolve(active, host=new_host))
-    invalidate()
     world.emit("spell_effect", spell=ctx.spell.id, text=f"{ctx.spell.name} moved to a new host.")
 
 
@@ -533,8 +532,6 @@ def _attach(ctx: EffectContext, effect: Effect) -> None:
 
 
 def _special(ctx: EffectContext, effect: Effect) -> None:
-    from engine.spells.specials import HANDLERS
-
     HANDLERS[effect.params.text("handler")](ctx)
 
 

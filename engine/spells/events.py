@@ -12,57 +12,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.spells.checks import holds_persistent
 from engine.spells.effects import EffectContext, apply_effects, end_spell, host_aim
 from engine.spells.lookup import lookup
-from engine.spells.requirements import holds_persistent
 from engine.state import ActiveSpell, HostRef
 
 if TYPE_CHECKING:
     from engine.content import Content
-    from engine.spells.schema import SpellDef
     from engine.world import World
 
 HOST_EVENTS = frozenset({"host_dying", "host_killed"})
 
-_reactions: dict[int, tuple[SpellDef, frozenset[str]]] = {}
-
-
-def reactions(definition: SpellDef) -> frozenset[str]:
-    """The events a spell reacts to: its triggers' and its ``expires_on`` (cached)."""
-    cached = _reactions.get(id(definition))
-    if cached is not None and cached[0] is definition:
-        return cached[1]
-    events = {t.event for t in definition.triggers}
-    if definition.expires_on is not None:
-        events.add(definition.expires_on)
-    found = frozenset(events)
-    _reactions[id(definition)] = (definition, found)
-    return found
-
-
-_tables: dict[int, tuple[object, dict[str, frozenset[str]]]] = {}
-
-
-_last: list[tuple[object, dict[str, frozenset[str]]]] = [(None, {})]
-
-
-def _table(content: Content) -> dict[str, frozenset[str]]:
-    """Spell id -> the events it reacts to, for the reacting spells of a catalogue (cached)."""
-    spells = content.spells
-    last = _last[0]
-    if last[0] is spells:
-        return last[1]
-    cached = _tables.get(id(spells))
-    if cached is None or cached[0] is not spells:
-        table = {sid: r for sid, d in spells.items() if (r := reactions(d))}
-        cached = _tables[id(spells)] = (spells, table)
-    _last[0] = cached
-    return cached[1]
-
 
 def reacts(content: Content, spell_id: str, event: str) -> bool:
     """Whether active copies of ``spell_id`` react to ``event`` (a broadcaster may skip others)."""
-    events = _table(content).get(spell_id)
+    events = content.index.reactions.get(spell_id)
     return events is not None and event in events
 
 
@@ -81,7 +45,7 @@ def _concerns(world: World, spell: ActiveSpell, event: str, subject: HostRef | N
 
 def on_event(world: World, spell: ActiveSpell, event: str, subject: HostRef | None) -> None:
     """``spell`` hears ``event`` about ``subject`` (None for turn-wide events)."""
-    events = _table(world.content).get(spell.spell_id)
+    events = world.content.index.reactions.get(spell.spell_id)
     if events is None or event not in events:
         return
     definition = world.content.spells[spell.spell_id]

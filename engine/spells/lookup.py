@@ -1,34 +1,68 @@
-"""One read interface over a frozen :class:`GameState` or the turn's mutable :class:`World`.
+"""One read interface over a frozen :class:`GameState` or the turn's mutable World.
 
 Targeting runs on a state (orders are checked between turns) and again on a World (S11 re-check at
 execution); modifiers are asked by the core in both situations. :func:`lookup` gives both the same
-indexed view. For a World the view reads the World's own dicts, so it always sees the present.
+indexed view. For a World the view reads the World's own dicts, so it always sees the present; the
+World (``engine.world``, above this module) keeps that view itself and is known here only as a
+:class:`Live` position.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from engine.coords import Coord
-from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Minion, Side, Structure
+from engine.state import (
+    GLOBE,
+    ActiveSpell,
+    GameState,
+    Group,
+    HostRef,
+    Minion,
+    PlayerState,
+    Side,
+    Structure,
+)
 
 if TYPE_CHECKING:
-    from engine.world import World
+    from engine.content import Content
 
 
-class StateLike(Protocol):
+class Live(Protocol):
+    """A position that changes while a turn resolves (the turn's World) and keeps its own live
+    :class:`WorldLookup`."""
+
     @property
-    def groups(self) -> tuple[Group, ...]: ...
+    def content(self) -> Content: ...
     @property
-    def structures(self) -> tuple[Structure, ...]: ...
-    @property
-    def active_spells(self) -> tuple[ActiveSpell, ...]: ...
+    def turn(self) -> int: ...
     @property
     def initiative(self) -> Side: ...
     @property
-    def turn(self) -> int: ...
-    def terrain_map(self) -> dict[Coord, str]: ...
+    def next_id(self) -> int: ...
+    @property
+    def hosts_moved(self) -> int:
+        """Bumped whenever an active spell moves to another host."""
+        ...
+
+    @property
+    def terrain(self) -> dict[Coord, str]: ...
+    @property
+    def spell_map(self) -> dict[int, ActiveSpell]: ...
+    @property
+    def group_map(self) -> dict[int, Group]: ...
+    @property
+    def structure_map(self) -> dict[int, Structure]: ...
+    def player(self, side: Side) -> PlayerState: ...
+    def group_at(self, at: Coord) -> Group | None: ...
+    def group_of(self, minion_id: int) -> Group | None: ...
+    def structure_at(self, at: Coord) -> Structure | None: ...
+    def spells_on(self, host: HostRef) -> Sequence[ActiveSpell]: ...
+    def minion_hosts(self) -> Collection[object]: ...
+    def live_view(self) -> Lookup:
+        """Its indexed view (one per position, reading the position's own dicts)."""
+        ...
 
 
 class Lookup:
@@ -60,6 +94,7 @@ class Lookup:
             self.by_host.setdefault(spell.host, []).append(spell)
         self.terrain = terrain
         self._among: dict[frozenset[str], list[ActiveSpell]] = {}
+        self._globe_among: dict[frozenset[str], list[ActiveSpell]] = {}
         self._minion_hosts: set[object] | None = None
         self._initiative = initiative
         self._turn = turn
@@ -78,10 +113,9 @@ class Lookup:
 
     def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         """The globe's active spells whose id is in ``ids``, in casting order."""
-        key = _globe_key(ids)
-        found = self._among.get(key)
+        found = self._globe_among.get(ids)
         if found is None:
-            found = self._among[key] = [s for s in self.spells_among(ids) if s.host == GLOBE]
+            found = self._globe_among[ids] = [s for s in self.spells_among(ids) if s.host == GLOBE]
         return found
 
     @property
@@ -128,20 +162,22 @@ class Lookup:
 class WorldLookup(Lookup):
     """Live reads of a World (its own indexes; nothing is copied)."""
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: Live) -> None:
         self.world = world
         self.terrain = world.terrain
         self._among_key: tuple[int, int, int] = (-1, -1, -1)
         self._among_w: dict[frozenset[str], list[ActiveSpell]] = {}
+        self._globe_w: dict[frozenset[str], list[ActiveSpell]] = {}
 
     def spells_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
-        # Ids never change in place: a count, the id counter and host moves (invalidate) tell
+        # Ids never change in place: a count, the id counter and host moves tell
         # whether the selection is still right.
         world = self.world
-        key = (len(world.spell_map), world.next_id, _generation[0])
+        key = (len(world.spell_map), world.next_id, world.hosts_moved)
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
+            self._globe_w = {}
         found = self._among_w.get(ids)
         if found is None:
             found = self._among_w[ids] = [s for s in world.spell_map.values() if s.spell_id in ids]
@@ -150,14 +186,14 @@ class WorldLookup(Lookup):
 
     def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
         world = self.world
-        key = (len(world.spell_map), world.next_id, _generation[0])
+        key = (len(world.spell_map), world.next_id, world.hosts_moved)
         if key != self._among_key:
             self._among_key = key
             self._among_w = {}
-        globe_key = _globe_key(ids)
-        found = self._among_w.get(globe_key)
+            self._globe_w = {}
+        found = self._globe_w.get(ids)
         if found is None:
-            found = self._among_w[globe_key] = [
+            found = self._globe_w[ids] = [
                 s for s in world.spell_map.values() if s.spell_id in ids and s.host == GLOBE
             ]
         return [world.spell_map[s.uid] for s in found if s.uid in world.spell_map]
@@ -208,42 +244,18 @@ class WorldLookup(Lookup):
         return self.world.minion_hosts()
 
 
-_generation = [0]
-_globe_keys: dict[frozenset[str], frozenset[str]] = {}
+# What the readers accept: a state between turns, the turn's World, or a view already built.
+Source: TypeAlias = "GameState | Live | Lookup"
 
 
-def _globe_key(ids: frozenset[str]) -> frozenset[str]:
-    """The selection cache's key for the globe's spells among ``ids`` (built once per id set)."""
-    key = _globe_keys.get(ids)
-    if key is None:
-        key = _globe_keys[ids] = frozenset({"@globe"}) | ids
-    return key
-
-
-_state_cache: dict[str, tuple[GameState, Lookup]] = {}
-_WORLD: list[type[World] | None] = [None]
-# The last World's view only: a World lives for one turn, and keeping older ones would keep
-# their whole position and report alive.
-_world_cache: dict[str, tuple[World, WorldLookup]] = {}
-
-
-def invalidate() -> None:
-    """Forget cached views (a spell record changed in place, e.g. it moved to a new host)."""
-    _generation[0] += 1
-    _state_cache.clear()
-
-
-def lookup(source: StateLike | World | Lookup) -> Lookup:
+def lookup(source: Source) -> Lookup:
     """The indexed view of ``source`` (a GameState, a World or an existing Lookup)."""
     if isinstance(source, Lookup):
         return source
     if isinstance(source, GameState):
-        # States are immutable: keep the last view (holding the state keeps its id unique).
-        # One read of the entry: another thread may replace it meanwhile.
-        entry = _state_cache.get("last")
-        if entry is not None and entry[0] is source:
-            return entry[1]
-        view = Lookup(
+        # A new view per call: a caller asking many questions of one state builds it once and
+        # passes the view on.
+        return Lookup(
             groups=source.groups,
             structures=source.structures,
             spells=source.active_spells,
@@ -251,25 +263,4 @@ def lookup(source: StateLike | World | Lookup) -> Lookup:
             initiative=source.initiative,
             turn=source.turn,
         )
-        _state_cache["last"] = (source, view)
-        return view
-    world_class = _WORLD[0]
-    if world_class is None:
-        from engine.world import World
-
-        world_class = _WORLD[0] = World
-    if isinstance(source, world_class):
-        cached = _world_cache.get("last")
-        if cached is not None and cached[0] is source:
-            return cached[1]
-        view_w = WorldLookup(source)
-        _world_cache["last"] = (source, view_w)
-        return view_w
-    return Lookup(
-        groups=source.groups,
-        structures=source.structures,
-        spells=source.active_spells,
-        terrain=source.terrain_map(),
-        initiative=source.initiative,
-        turn=source.turn,
-    )
+    return source.live_view()

@@ -6,8 +6,8 @@ each layer in casting order (oldest first); finally no stat drops below 0 and ma
 below 1. A minion hears the spells on itself, its group, its group's square, the structure there
 and the globe; ``who`` narrows a spell to its owner's (``friendly``) or the other (``enemy``) side.
 
-Every function accepts a :class:`GameState` or the turn's :class:`World` (and an optional content;
-a World brings its own).
+Every function accepts a :class:`GameState` with its content, or the turn's World (which brings
+its own content).
 """
 
 from __future__ import annotations
@@ -16,79 +16,33 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
-from engine.spells.lookup import Lookup, StateLike, lookup
+from engine.spells.aim import aim_of_host
+from engine.spells.checks import holds_persistent
+from engine.spells.index import CatalogueIndex, stat_change
+from engine.spells.lookup import Lookup, Source, lookup
 from engine.spells.primitives import Effect
-from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
+from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Minion, Side, Structure
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.spells.schema import SpellDef
-    from engine.world import World
 
-LAYERS = ("set", "add", "max", "min")
 _STAT_FIELDS = ("max_hp", "armor", "hand", "missile", "attacks", "level")
 
 
-def content_of(source: object, content: Content | None) -> Content:
+def content_of(source: Source, content: Content | None) -> Content:
+    """The catalogue to read ``source`` with: the one given, else the World's own. A state
+    between turns carries none, so it must come with its content."""
     if content is not None:
         return content
-    world_content = getattr(source, "content", None)
-    if world_content is not None:
-        return world_content  # type: ignore[no-any-return]
-    from engine.content import load_content
-
-    return load_content()
-
-
-_continuous: dict[int, tuple[SpellDef, dict[str, tuple[Effect, ...]]]] = {}
-
-
-_with_op: dict[tuple[int, str], tuple[object, frozenset[str]]] = {}
-_with_any: dict[tuple[int, frozenset[str]], tuple[object, frozenset[str]]] = {}
-
-
-def ids_with(content: Content, op: str) -> frozenset[str]:
-    """Ids of the spells with a continuous ``op`` effect (cached per catalogue)."""
-    spells = content.spells
-    cached = _with_op.get((id(spells), op))
-    if cached is not None and cached[0] is spells:
-        return cached[1]
-    found = frozenset(s.id for s in spells.values() if op in effects_by_op(s))
-    _with_op[(id(spells), op)] = (spells, found)
-    return found
-
-
-def ids_with_any(content: Content, ops: frozenset[str]) -> frozenset[str]:
-    """Ids of the spells with any of the continuous ``ops`` (cached per catalogue)."""
-    spells = content.spells
-    cached = _with_any.get((id(spells), ops))
-    if cached is not None and cached[0] is spells:
-        return cached[1]
-    found = frozenset().union(*(ids_with(content, op) for op in ops))
-    _with_any[(id(spells), ops)] = (spells, found)
-    return found
-
-
-def effects_by_op(spell: SpellDef) -> dict[str, tuple[Effect, ...]]:
-    """The spell's continuous effects grouped by primitive (cached per definition)."""
-    cached = _continuous.get(id(spell))
-    if cached is not None and cached[0] is spell:
-        return cached[1]
-    from engine.spells.primitives import PRIMITIVES
-
-    by_op: dict[str, tuple[Effect, ...]] = {}
-    for effect in spell.effects:
-        if PRIMITIVES[effect.op].continuous:
-            by_op[effect.op] = (*by_op.get(effect.op, ()), effect)
-    _continuous[id(spell)] = (spell, by_op)
-    return by_op
+    if isinstance(source, GameState | Lookup):
+        raise ValueError("a position between turns is read with its content: pass content=")
+    return source.content
 
 
 def _potent(view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content) -> bool:
     if not definition.requires_persistent:
         return True
-    from engine.spells.requirements import holds_persistent
-
     return holds_persistent(view, spell, definition, content)
 
 
@@ -113,8 +67,10 @@ def spells_touching(
     yield from view.globe_among(relevant)
 
 
-def _applies(effect: Effect, spell: ActiveSpell, owner: object) -> bool:
-    who = _who(effect)
+def _applies(index: CatalogueIndex, effect: Effect, spell: ActiveSpell, owner: object) -> bool:
+    who = index.who.get(id(effect))
+    if who is None:
+        who = effect.params.text("who", "all")
     if who == "friendly":
         return owner == spell.owner
     if who == "enemy":
@@ -122,32 +78,16 @@ def _applies(effect: Effect, spell: ActiveSpell, owner: object) -> bool:
     return True
 
 
-_whos: dict[int, tuple[Effect, str]] = {}
-
-
-def _who(effect: Effect) -> str:
-    """The effect's ``who`` (cached per effect: every modifier asks it)."""
-    cached = _whos.get(id(effect))
-    if cached is not None and cached[0] is effect:
-        return cached[1]
-    who = effect.params.text("who", "all")
-    _whos[id(effect)] = (effect, who)
-    return who
-
-
 def _effects(
-    view: Lookup, group: Group, minion: Minion | None, content: Content, ops: frozenset[str]
+    view: Lookup, group: Group, minion: Minion | None, content: Content, op: str
 ) -> Iterator[tuple[ActiveSpell, Effect]]:
-    spells = content.spells
-    relevant = ids_with_any(content, ops)
+    spells, index = content.spells, content.index
+    relevant = index.with_op(op)
     for spell in spells_touching(view, group, minion, relevant):
         if spell.spell_id not in relevant:
             continue
         definition = spells[spell.spell_id]
-        by_op = effects_by_op(definition)
-        if not by_op:
-            continue
-        matching = [e for op in ops for e in by_op.get(op, ())]
+        matching = index.effects_of(spell.spell_id).get(op, ())
         if not matching:
             continue
         if minion is not None and spell.host.kind == "group":
@@ -158,55 +98,39 @@ def _effects(
         if not _potent(view, spell, definition, content):
             continue
         for effect in matching:
-            if _applies(effect, spell, group.owner):
+            if _applies(index, effect, spell, group.owner):
                 yield spell, effect
 
 
 def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
     """``aura_modify`` effects of spells hosted within their radius of the group's square."""
-    auras = ids_with(content, "aura_modify")
+    index = content.index
+    auras = index.with_op("aura_modify")
     if not auras:
         return
     for spell in view.spells_among(auras):
-        from engine.spells.targeting import aim_of_host
-
         definition = content.spells[spell.spell_id]
         aim = aim_of_host(view, spell.host)
         if aim is None or aim.coord is None or not _potent(view, spell, definition, content):
             continue
-        for effect in effects_by_op(definition)["aura_modify"]:
+        for effect in index.effects_of(spell.spell_id)["aura_modify"]:
             if group.coord.dist(aim.coord) <= effect.params.num("radius", 1) and _applies(
-                effect, spell, group.owner
+                index, effect, spell, group.owner
             ):
                 yield spell, effect
 
 
-def has_auras(state: StateLike | World | Lookup, content: Content | None = None) -> bool:
+def has_auras(state: Source, content: Content | None = None) -> bool:
     """Whether any active spell changes stats around its host (``aura_modify``): such a spell
     reaches groups that carry no spell themselves."""
     content = content_of(state, content)
-    auras = ids_with(content, "aura_modify")
+    auras = content.index.with_op("aura_modify")
     return bool(auras) and bool(lookup(state).spells_among(auras))
 
 
 # One stat change: (layer index, casting order, stat, amount).
 Change = tuple[int, int, str, int]
 Stats = tuple[int, int, int, int, int, int]  # max_hp, armor, hand, missile, attacks, level
-
-_LAYER_INDEX: Final = {layer: index for index, layer in enumerate(LAYERS)}
-_changes: dict[int, tuple[Effect, int, str, int]] = {}
-
-
-def _change(effect: Effect) -> tuple[int, str, int]:
-    """The (layer index, stat, amount) of a ``modify`` or ``aura_modify`` effect, parsed once per
-    effect (an unknown layer is -1 and never applies)."""
-    cached = _changes.get(id(effect))
-    if cached is not None and cached[0] is effect:
-        return cached[1], cached[2], cached[3]
-    p = effect.params
-    layer, stat, amount = _LAYER_INDEX.get(p.text("op", "add"), -1), p.text("stat"), p.num("amount")
-    _changes[id(effect)] = (effect, layer, stat, amount)
-    return layer, stat, amount
 
 
 def _fold(values: list[int], index: dict[str, int], changes: list[Change]) -> None:
@@ -234,14 +158,18 @@ def _layer_and_age(change: Change) -> tuple[int, int]:
     return change[0], change[1]
 
 
-_MODIFY = frozenset({"modify"})
+_MODIFY: Final = "modify"
 
 
-def _stat_changes(pairs: Iterable[tuple[ActiveSpell, Effect]], moves: bool) -> list[Change]:
+def _stat_changes(
+    index: CatalogueIndex, pairs: Iterable[tuple[ActiveSpell, Effect]], moves: bool
+) -> list[Change]:
     """The changes of ``moves`` alone, or of every other stat."""
     out = []
+    changes = index.changes
     for spell, effect in pairs:
-        layer, stat, amount = _change(effect)
+        change = changes.get(id(effect))
+        layer, stat, amount = stat_change(effect) if change is None else change
         if (stat == "moves") is moves:
             out.append((layer, spell.uid, stat, amount))
     return out
@@ -285,20 +213,22 @@ def _base(minion: Minion) -> Stats:
 
 
 def effective_minion(
-    state: StateLike | World | Lookup, group: Group, minion: Minion, content: Content | None = None
+    state: Source, group: Group, minion: Minion, content: Content | None = None
 ) -> Minion:
     """The minion with every active ``modify`` folded in (hp capped by the new maximum)."""
     content = content_of(state, content)
     view = lookup(state)
-    changes = _stat_changes(_effects(view, group, minion, content, _MODIFY), moves=False)
-    changes += _stat_changes(_auras(view, group, content), moves=False)
+    changes = _stat_changes(
+        content.index, _effects(view, group, minion, content, _MODIFY), moves=False
+    )
+    changes += _stat_changes(content.index, _auras(view, group, content), moves=False)
     if not changes:
         return minion
     return _with(minion, _folded(_base(minion), changes))
 
 
 def effective_stats(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+    state: Source, group: Group, content: Content | None = None
 ) -> tuple[Stats | None, ...]:
     """Per member, its effective (max_hp, armor, hand, missile, attacks, level), or None when no
     spell changes them: :func:`effective_minion` for a whole group, reading the spells the members
@@ -310,7 +240,7 @@ def effective_stats(
     limited: list[tuple[tuple[object, ...], list[Change]]] = []
     own: dict[object, list[Change]] = {}  # minion id -> the changes of the spells on it
     for spell, effect in _effects(view, group, None, content, _MODIFY):
-        found = _stat_changes(((spell, effect),), moves=False)
+        found = _stat_changes(content.index, ((spell, effect),), moves=False)
         host = spell.host
         members = spell.get("members") if host.kind == "group" else None
         if host.kind == "minion":
@@ -320,7 +250,7 @@ def effective_stats(
         else:
             shared += found
     # A spell's modify effects come before its aura effects, as for a single minion.
-    auras = _stat_changes(_auras(view, group, content), moves=False)
+    auras = _stat_changes(content.index, _auras(view, group, content), moves=False)
     common = shared + auras
     out: list[Stats | None] = []
     # Members of one kind under the same spells fold alike.
@@ -341,20 +271,18 @@ def effective_stats(
 
 
 def effective_group(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
+    state: Source, group: Group, content: Content | None = None
 ) -> tuple[Minion, ...]:
     """Every member with its effective stats (see :func:`effective_stats`)."""
     return with_effective(group.minions, effective_stats(state, group, content))
 
 
-def group_moves(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> int:
+def group_moves(state: Source, group: Group, content: Content | None = None) -> int:
     """Squares the group may move this turn (1, changed by ``modify stat = "moves"``)."""
     content = content_of(state, content)
     view = lookup(state)
     found = [*_effects(view, group, None, content, _MODIFY), *_auras(view, group, content)]
-    changes = _stat_changes(found, moves=True)
+    changes = _stat_changes(content.index, found, moves=True)
     if not changes:
         return 1
     moves = [1]
@@ -362,26 +290,22 @@ def group_moves(
     return moves[0]
 
 
-_HOLD = frozenset({"hold"})
-_GRANT = frozenset({"grant"})
+_HOLD: Final = "hold"
+_GRANT: Final = "grant"
 
 
-def can_move(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> bool:
+def can_move(state: Source, group: Group, content: Content | None = None) -> bool:
     """False while a ``hold`` reaches the group (on it, a member, its square or structure)."""
     content = content_of(state, content)
     view = lookup(state)
     return next(iter(_effects(view, group, None, content, _HOLD)), None) is None
 
 
-def can_join(
-    state: StateLike | World | Lookup, a: Group, b: Group, content: Content | None = None
-) -> bool:
+def can_join(state: Source, a: Group, b: Group, content: Content | None = None) -> bool:
     """False when either group carries a ``forbid_join`` (Ostracize)."""
     content = content_of(state, content)
     view = lookup(state)
-    forbidding = ids_with(content, "forbid_join")
+    forbidding = content.index.with_op("forbid_join")
     for group in (a, b):
         for spell in view.spells_on(HostRef.group(group.id)):
             if spell.spell_id in forbidding:
@@ -389,9 +313,7 @@ def can_join(
     return True
 
 
-def training_blocked(
-    state: StateLike | World | Lookup, at: Coord, content: Content | None = None
-) -> bool:
+def training_blocked(state: Source, at: Coord, content: Content | None = None) -> bool:
     """True when the group standing on ``at`` carries a ``forbid_join``: nobody trains there."""
     view = lookup(state)
     group = view.group_at(at)
@@ -399,7 +321,7 @@ def training_blocked(
 
 
 def abilities(
-    state: StateLike | World | Lookup,
+    state: Source,
     group: Group,
     minion: Minion,
     content: Content | None = None,
@@ -411,9 +333,7 @@ def abilities(
     return minion.walks | frozenset(granted)
 
 
-def group_walks(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> frozenset[str]:
+def group_walks(state: Source, group: Group, content: Content | None = None) -> frozenset[str]:
     """Abilities every member has (a group enters a terrain only if every member can)."""
     sets = [abilities(state, group, m, content) for m in group.minions]
     if not sets:
@@ -424,25 +344,21 @@ def group_walks(
     return frozenset(common)
 
 
-def initiative_lock(
-    state: StateLike | World | Lookup, content: Content | None = None
-) -> Side | None:
+def initiative_lock(state: Source, content: Content | None = None) -> Side | None:
     """The side a ``lock_initiative`` spell holds initiative for (the newest wins), if any (I6)."""
     content = content_of(state, content)
-    locks = ids_with(content, "lock_initiative")
+    locks = content.index.with_op("lock_initiative")
     found = lookup(state).spells_among(locks)
     return found[-1].owner if found else None
 
 
-def produces_mana(
-    state: StateLike | World | Lookup, structure: Structure, content: Content | None = None
-) -> bool:
+def produces_mana(state: Source, structure: Structure, content: Content | None = None) -> bool:
     """False when a ``deny_production`` stops the structure's mana this turn (Embargo)."""
     if structure.kind == "sanctum":
         return True
     content = content_of(state, content)
     view = lookup(state)
-    denying = ids_with(content, "deny_production")
+    denying = content.index.with_op("deny_production")
     if any(s.spell_id in denying for s in view.spells_on(HostRef.structure(structure.id))):
         return False
     copies: dict[Side, int] = {}
@@ -457,27 +373,20 @@ def produces_mana(
 
 
 def is_invisible(
-    state: StateLike | World | Lookup, group: Group, minion: Minion, content: Content | None = None
+    state: Source, group: Group, minion: Minion, content: Content | None = None
 ) -> bool:
     return "invisible" in abilities(state, group, minion, content)
 
 
 def bound_spells(
-    state: StateLike | World | Lookup, side: Side, content: Content | None = None
+    state: Source, side: Side, content: Content | None = None
 ) -> list[tuple[ActiveSpell, str]]:
     """(carrier, bound spell id) for every bound spell ``side`` may cast (N5)."""
     content = content_of(state, content)
-    binding = ids_with(content, "bind")
+    binding = content.index.with_op("bind")
     out = []
     for spell in lookup(state).spells_among(binding):
         if spell.owner is side:
-            for effect in effects_by_op(content.spells[spell.spell_id])["bind"]:
+            for effect in content.index.effects_of(spell.spell_id)["bind"]:
                 out.append((spell, effect.params.text("spell")))
     return out
-
-
-def walks(
-    state: StateLike | World | Lookup, group: Group, content: Content | None = None
-) -> frozenset[str]:
-    """The walks and abilities every member of the group has (movement asks this)."""
-    return group_walks(state, group, content)

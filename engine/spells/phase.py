@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
+from engine.spells.aim import Aim, aim_of_host
+from engine.spells.checks import ReqContext, failing
 from engine.spells.duel import Duel, roll
 from engine.spells.effects import (
     SQUARE_EFFECTS,
@@ -38,10 +40,8 @@ from engine.spells.effects import (
     visible_copy_on,
 )
 from engine.spells.lookup import lookup
-from engine.spells.modifiers import effects_by_op, ids_with
 from engine.spells.primitives import Effect
-from engine.spells.requirements import ReqContext, failing
-from engine.spells.targeting import Aim, Resolved, cast_cost, check_target, resolve_cast
+from engine.spells.targeting import Resolved, cast_cost, check_target, resolve_cast
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
 from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side
 
@@ -150,7 +150,7 @@ def host_for(spell: SpellDef, aim: Aim) -> HostRef:
 
 def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSpell | None:
     """An enemy ward on a host the spell executes against (C8), or None."""
-    wards = ids_with(world.content, "ward")
+    wards = world.content.index.with_op("ward")
     if not wards:
         return None
     hosts = [aim.host]
@@ -161,8 +161,7 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
         for active in view.spells_on(host):
             if active.owner == side or active.spell_id not in wards:
                 continue
-            definition = world.content.spells[active.spell_id]
-            for effect in effects_by_op(definition)["ward"]:
+            for effect in world.content.index.effects_of(active.spell_id)["ward"]:
                 # The ward's filter is written from its owner's side: "enemy" means our caster.
                 fake = ActiveSpell(0, spell.id, side, host, world.turn)
                 if matches_filter(active.owner, fake, spell, effect):
@@ -295,8 +294,6 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
 
 def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
     """The aims an instant spell's effects reach: ground and aura widen the one target (N11)."""
-    from engine.spells.targeting import aim_of_host
-
     t = spell.target
     view = lookup(world)
     if not t.has("ground") and t.aura is None:
@@ -373,18 +370,9 @@ def succeed(
     return active
 
 
-_attributes: dict[int, tuple[object, dict[str, SpellDef]]] = {}
-
-
 def attribute_of(world: World, house: str) -> SpellDef | None:
     """The house's attribute spell (N4), if the catalogue has one."""
-    spells = world.content.spells
-    cached = _attributes.get(id(spells))
-    if cached is None or cached[0] is not spells:
-        table = {s.house: s for s in spells.values() if s.spell_class == "attribute"}
-        cached = (spells, table)
-        _attributes[id(spells)] = cached
-    return cached[1].get(house)
+    return world.content.index.attributes.get(house)
 
 
 def cast_attribute(world: World, spell: SpellDef, side: Side, target: Target) -> None:

@@ -1,6 +1,8 @@
 """Named special handlers: effects that no primitive covers (one spell each, for now).
 
-A handler becomes a primitive once a second spell needs it (ARCHITECTURE.md).
+A handler becomes a primitive once a second spell needs it (ARCHITECTURE.md). Handlers sit below
+:mod:`engine.spells.effects` (which dispatches to them) and reach its helpers through the
+:class:`~engine.spells.effects.EffectContext` they are given.
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ def soul_jar(ctx: EffectContext) -> None:
     laid on itself (its helpers stay), and it leaves its group as a new group on the nearest
     free square it may enter (it stays if there is none). Then the jar breaks.
     """
-    from engine.spells.effects import end_spell, nearest_free
-
     world, active, subject = ctx.world, ctx.active, ctx.subject
     if active is None or subject is None or subject.kind != "minion":
         return
@@ -38,12 +38,12 @@ def soul_jar(ctx: EffectContext) -> None:
         # not a spell laid on it.
         definition = world.content.spells.get(spell.spell_id)
         if definition is None or not definition.helper:
-            end_spell(world, spell.uid, "stripped")
-    end_spell(world, active.uid, "expired")
+            ctx.end_spell(spell.uid, "stripped")
+    ctx.end_spell(active.uid, "expired")
     world.heal_minion(minion.id, minion.max_hp - minion.hp)
     world.emit("spell_effect", spell=ctx.spell.id, text="The jar caught a dying recruit.")
     if len(group.minions) > 1:
-        spot = nearest_free(world, group, group.coord)
+        spot = ctx.nearest_free(group, group.coord)
         if spot is not None:
             world.detach_minion(minion.id, spot)
 

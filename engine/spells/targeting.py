@@ -1,8 +1,8 @@
 """Targeting: is a cast legal (S3, S5, S6, N2, N4-N6, N11, C4), and what does it aim at.
 
 :func:`check_target` is the one place that decides whether a spell may aim at a target. It runs
-when orders are given (:func:`validate_cast`, :func:`validate_casts`) and again at the instant the
-spell executes (S11), where any failure makes the spell squander.
+when orders are given (:func:`validate_casts`) and again at the instant the spell executes (S11),
+where any failure makes the spell squander.
 """
 
 from __future__ import annotations
@@ -11,60 +11,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.coords import Coord
+from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
-from engine.spells.lookup import Lookup, StateLike, lookup
-from engine.spells.requirements import ReqContext, failing
+from engine.spells.aim import Aim
+from engine.spells.checks import ReqContext, failing
+from engine.spells.lookup import Live, Lookup, Source, lookup
+from engine.spells.modifiers import bound_spells, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
-from engine.state import GLOBE, Group, HostRef, Mana, Minion, Owner, Side, Structure
+from engine.state import GLOBE, GameState, HostRef, Mana, Side
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.spells.schema import Cost, SpellDef
-    from engine.world import World
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
-
-
-@dataclass(frozen=True, slots=True)
-class Aim:
-    """What a cast is aimed at, resolved against the board."""
-
-    host: HostRef
-    coord: Coord | None = None
-    group: Group | None = None
-    minion: Minion | None = None
-    structure: Structure | None = None
-
-    @property
-    def owner(self) -> Owner | None:
-        if self.group is not None:
-            return self.group.owner
-        if self.structure is not None:
-            return self.structure.owner
-        return None
-
-
-def aim_of_host(view: Lookup, host: HostRef) -> Aim | None:
-    """The aim an active spell's host stands for (None when the host is gone)."""
-    if host.kind == "globe":
-        return Aim(GLOBE)
-    if host.kind == "square":
-        if not isinstance(host.ref, Coord) or host.ref not in view.terrain:
-            return None
-        return Aim(host, host.ref, view.group_at(host.ref), None, view.structure_at(host.ref))
-    if not isinstance(host.ref, int):
-        return None
-    if host.kind == "group":
-        group = view.group(host.ref)
-        return None if group is None else Aim(host, group.coord, group)
-    if host.kind == "minion":
-        found = view.minion(host.ref)
-        if found is None:
-            return None
-        return Aim(host, found[0].coord, found[0], found[1])
-    structure = view.structure(host.ref)
-    return None if structure is None else Aim(host, structure.coord, structure=structure)
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
@@ -152,8 +112,6 @@ def _line(a: Coord, b: Coord) -> list[tuple[int, int]]:
 
 
 def line_of_sight(view: Lookup, a: Coord, b: Coord) -> bool:
-    from engine.coords import coord
-
     return all(view.terrain.get(coord(x, y)) not in LOS_BLOCKERS for x, y in _line(a, b))
 
 
@@ -242,14 +200,12 @@ def _qualifiers(
                 raise Refusal(
                     "concealed", f"the minion at {at} is hidden in the {view.terrain[at]}"
                 )
-            from engine.spells.modifiers import is_invisible
-
             if is_invisible(view, group, minion, content):
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
 
 
 def check_target(
-    source: StateLike | World | Lookup,
+    source: Source,
     side: Side,
     spell: SpellDef,
     target: Target,
@@ -289,7 +245,7 @@ class Resolved:
 
 
 def resolve_cast(
-    source: StateLike | World | Lookup,
+    source: Source,
     side: Side,
     cast: CastOrder,
     *,
@@ -300,8 +256,6 @@ def resolve_cast(
     """The spell behind a cast order; ``hand`` lists (card uid, spell id) of the side's hand."""
     spells = content.spells
     if cast.bound_source is not None:
-        from engine.spells.modifiers import bound_spells
-
         if cast.spell_id is None or cast.spell_id not in spells:
             return Problem("unknown_spell", f"unknown bound spell {cast.spell_id!r}")
         for carrier, bound_id in bound_spells(source, side, content):
@@ -336,7 +290,7 @@ def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
 
 
 def _cast_problems(
-    state: StateLike | World | Lookup,
+    state: Source,
     side: Side,
     cast: CastOrder,
     *,
@@ -382,7 +336,7 @@ def _cast_problems(
 
 
 def _player_bits(
-    state: StateLike | World | Lookup, side: Side
+    state: Source, side: Side
 ) -> tuple[list[tuple[int, str]], str, Mana, tuple[str, ...]]:
     player = state.player(side)  # type: ignore[union-attr]
     return (
@@ -393,40 +347,18 @@ def _player_bits(
     )
 
 
-def validate_cast(
-    state: StateLike | World, side: Side, cast: CastOrder, content: Content | None = None
-) -> list[Problem]:
-    """Every problem with one cast on its own (see :func:`validate_casts` for the whole list)."""
-    from engine.spells.modifiers import content_of
-
-    content = content_of(state, content)
-    hand, house, pool, log = _player_bits(state, side)
-    resolved, _, problems = _cast_problems(
-        state, side, cast, content=content, hand=hand, house=house, cast_log=log
-    )
-    if resolved is not None:
-        cost = cast_cost(resolved.spell, cast, state.turn, resolved.source)
-        if not pool.covers(cost):
-            problems.append(
-                Problem("no_mana", f"{resolved.spell.name} costs {cost}; you have {pool}")
-            )
-    return problems
-
-
 def validate_casts(
-    state: StateLike | World,
+    state: GameState | Live,
     side: Side,
     casts: Sequence[CastOrder],
-    content: Content | None = None,
+    content: Content,
 ) -> list[Problem]:
     """Every problem with a side's casts, each with its ``order_index`` (S5, S6, N2, N5, C4).
 
     S5's limit "up to their hand" follows from each held card being cast at most once.
     """
-    from engine.spells.modifiers import content_of
-
-    content = content_of(state, content)
     hand, house, pool, log = _player_bits(state, side)
+    view = lookup(state)
     out: list[Problem] = []
 
     def add(index: int, problem: Problem) -> None:
@@ -439,7 +371,7 @@ def validate_casts(
     bound_used: set[tuple[int | None, str]] = set()
     for index, cast in enumerate(casts):
         resolved, _, problems = _cast_problems(
-            state, side, cast, content=content, hand=hand, house=house, cast_log=log
+            view, side, cast, content=content, hand=hand, house=house, cast_log=log
         )
         for problem in problems:
             add(index, problem)
@@ -465,7 +397,7 @@ def validate_casts(
                 add(index, Problem("learned_once", f"{spell.name} may be tried once per turn"))
             per_turn.add(spell.id)
         elif not spell.cumulative:
-            aimed = (spell.id, _target_key(state, spell, cast.target))
+            aimed = (spell.id, _target_key(view, spell, cast.target))
             if aimed in per_target:
                 add(
                     index,
@@ -480,16 +412,16 @@ def validate_casts(
     return out
 
 
-def _target_key(state: StateLike | World, spell: SpellDef, target: Target) -> HostRef | Target:
+def _target_key(view: Lookup, spell: SpellDef, target: Target) -> HostRef | Target:
     """What S6 counts as one target: the host the order names, however it names it (a group by
     id or by its square); an order that names nothing is its own key."""
     try:
-        return _resolve(lookup(state), spell, target).host
+        return _resolve(view, spell, target).host
     except Refusal:
         return target
 
 
-def candidate_targets(source: StateLike | World | Lookup, spell: SpellDef) -> list[Target]:
+def candidate_targets(source: Source, spell: SpellDef) -> list[Target]:
     """Every target of the right kind on the board (legal or not)."""
     view = lookup(source)
     kind = order_kind(spell)
@@ -505,16 +437,13 @@ def candidate_targets(source: StateLike | World | Lookup, spell: SpellDef) -> li
 
 
 def legal_targets(
-    source: StateLike | World,
+    source: GameState | Live,
     side: Side,
     spell: SpellDef,
-    content: Content | None = None,
+    content: Content,
     carrier: int | None = None,
 ) -> list[Target]:
     """Targets ``spell`` may be cast on by ``side`` now (board checks only: not mana or hand)."""
-    from engine.spells.modifiers import content_of
-
-    content = content_of(source, content)
     view = lookup(source)
     return [
         t

@@ -63,9 +63,6 @@ FLAG_QUALIFIERS: Final = (
 )
 NUMBER_QUALIFIERS: Final = ("range", "aura")
 
-# N12: durations.
-DURATIONS: Final = ("instant", "one_turn", "turns", "permanent")
-
 STATS: Final = ("max_hp", "armor", "hand", "missile", "attacks", "level", "moves")
 WALKS: Final = ("flight", "waterwalk", "mountainwalk", "swampwalk")
 ABILITIES: Final = (*WALKS, "terrain_immunity", "invisible")

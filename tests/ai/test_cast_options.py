@@ -13,8 +13,9 @@ from ai.options import cast_groups, cast_options
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.legal import cast_options as engine_options
-from engine.orders import CastOrder, Orders, Target, validate_orders
+from engine.orders import CastOrder, Orders, Target
 from engine.state import ActiveSpell, GameState, Group, HostRef, Mana, Minion, Side
+from engine.validate import validate_orders
 from engine.view import view_for
 from tests.ai.positions import group, position
 

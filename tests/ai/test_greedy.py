@@ -9,8 +9,9 @@ import pytest
 from ai import choose_orders
 from engine.content import Content, load_content
 from engine.coords import Coord
-from engine.orders import Orders, validate_orders
+from engine.orders import Orders
 from engine.state import GameState, Mana, Side
+from engine.validate import validate_orders
 from engine.view import view_for
 from tests.ai.positions import group, position
 

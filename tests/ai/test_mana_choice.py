@@ -13,9 +13,10 @@ from ai.options import legalize
 from ai.search import choose_mana
 from engine.content import Content, load_content
 from engine.coords import Coord
-from engine.orders import ManaChoice, MoveOrder, Orders, validate_orders
+from engine.orders import ManaChoice, MoveOrder, Orders
 from engine.state import GameState, Side
 from engine.turn import resolve_turn
+from engine.validate import validate_orders
 from engine.view import view_for
 from tests.ai.positions import group, position
 

@@ -9,11 +9,6 @@ from engine.setup import MatchConfig, default_deck, new_game
 from engine.state import GameState, Side
 
 
-@pytest.fixture(scope="session")
-def content() -> Content:
-    return load_content()
-
-
 def classic_config(seed: int = 11, realm: str = "veldt", symmetric: bool = False) -> MatchConfig:
     c = load_content()
     return MatchConfig(

@@ -12,18 +12,11 @@ import pytest
 from engine.content import Content
 from engine.coords import Coord
 from engine.legal import CastOption, capturable, cast_options, castable, legal_moves
-from engine.orders import (
-    CastOrder,
-    DiscardOrder,
-    ManaChoice,
-    MoveOrder,
-    Orders,
-    Target,
-    validate_orders,
-)
+from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, Target
 from engine.spells.targeting import candidate_targets, validate_casts
 from engine.state import GameState, HostRef, Mana, Side
 from engine.turn import resolve_turn
+from engine.validate import validate_orders
 from tests.engine.spells.helpers import BLUE, RED, Board, with_pool
 
 

@@ -42,11 +42,11 @@ from engine.orders import (
     Target,
     TrainOrder,
     add_orders,
-    validate_orders,
 )
 from engine.setup import new_game
 from engine.spells.targeting import candidate_targets
 from engine.state import MANA_TYPES, ActiveSpell, Card, GameState, HostRef, Side, Structure
+from engine.validate import validate_orders
 from engine.view import view_for
 from tests.engine.conftest import classic_config
 

@@ -12,6 +12,7 @@ from engine.content import load_content
 from engine.coords import coord
 from engine.queries import abilities, effective_group, effective_minion, movable, moves, walks
 from engine.spells import modifiers
+from engine.spells.hooks import SPELL_HOOKS
 from engine.state import (
     GLOBE,
     ActiveSpell,
@@ -27,10 +28,8 @@ from engine.state import (
 from engine.world import World
 
 CONTENT = load_content()
-STAT_SPELLS = sorted(
-    modifiers.ids_with(CONTENT, "modify") | modifiers.ids_with(CONTENT, "aura_modify")
-)
-OTHER_SPELLS = sorted(modifiers.ids_with(CONTENT, "grant") | modifiers.ids_with(CONTENT, "hold"))
+STAT_SPELLS = sorted(CONTENT.index.with_op("modify") | CONTENT.index.with_op("aura_modify"))
+OTHER_SPELLS = sorted(CONTENT.index.with_op("grant") | CONTENT.index.with_op("hold"))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -109,7 +108,7 @@ def test_queries_agree_with_the_modifiers_while_the_world_changes(
     state: GameState, seed: int
 ) -> None:
     rnd = random.Random(seed)
-    world = World(state, random.Random(seed), CONTENT)
+    world = World(state, random.Random(seed), CONTENT, SPELL_HOOKS)
     cells = list(world.terrain)
     _same_answers(world)
     for _ in range(10):

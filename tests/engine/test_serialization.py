@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine.content import Content
 from engine.coords import Coord
 from engine.orders import (
     CastOrder,
@@ -33,10 +34,10 @@ def test_state_round_trips_through_json(opening: GameState) -> None:
     assert GameState.from_dict(_json(data)) == opening
 
 
-def test_state_after_turns_round_trips(opening: GameState) -> None:
+def test_state_after_turns_round_trips(opening: GameState, content: Content) -> None:
     state = opening
     for _ in range(3):
-        state, report = resolve_turn(state, {})
+        state, report = resolve_turn(state, {}, content=content)
         assert GameState.from_dict(_json(state.to_dict())) == state
         assert TurnReport.from_dict(_json(report.to_dict())) == report
 

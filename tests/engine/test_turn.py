@@ -8,38 +8,42 @@ from pathlib import Path
 import pytest
 
 from conformance import load_scenario
+from engine.content import Content, load_content
 from engine.legal import castable, legal_moves, trainable
-from engine.orders import MoveOrder, Orders, validate_orders
+from engine.orders import MoveOrder, Orders
 from engine.state import GameState, Result, Side
 from engine.turn import GameOverError, agree_draw, concede, resolve_turn
+from engine.validate import validate_orders
 
 
 def _march(state: GameState) -> dict[Side, Orders]:
     orders = {}
     for side in (Side.RED, Side.BLUE):
-        moves = legal_moves(state, side)
+        moves = legal_moves(state, side, load_content())
         orders[side] = Orders(
             moves=tuple(MoveOrder(gid, dests[0]) for gid, dests in moves.items() if dests)
         )
     return orders
 
 
-def test_G11_a_turn_replays_exactly(opening: GameState) -> None:
-    a = resolve_turn(opening, _march(opening))
-    b = resolve_turn(opening, _march(opening))
+def test_G11_a_turn_replays_exactly(opening: GameState, content: Content) -> None:
+    a = resolve_turn(opening, _march(opening), content=content)
+    b = resolve_turn(opening, _march(opening), content=content)
     assert a == b
 
 
-def test_G11_default_generator_comes_from_seed_and_turn(opening: GameState) -> None:
-    from engine.setup import turn_rng
+def test_G11_default_generator_comes_from_seed_and_turn(
+    opening: GameState, content: Content
+) -> None:
+    from engine.rng import turn_rng
 
-    explicit = resolve_turn(opening, {}, turn_rng(opening.seed, opening.turn))
-    assert explicit == resolve_turn(opening, {})
+    explicit = resolve_turn(opening, {}, turn_rng(opening.seed, opening.turn), content=content)
+    assert explicit == resolve_turn(opening, {}, content=content)
 
 
-def test_resolve_turn_never_mutates_its_input(opening: GameState) -> None:
+def test_resolve_turn_never_mutates_its_input(opening: GameState, content: Content) -> None:
     before = opening.to_dict()
-    resolve_turn(opening, _march(opening), random.Random(4))
+    resolve_turn(opening, _march(opening), random.Random(4), content=content)
     assert opening.to_dict() == before
 
 
@@ -48,38 +52,38 @@ def test_G8_concession_and_agreed_draw(opening: GameState) -> None:
     assert agree_draw(opening).result == Result(None, "agreement")
 
 
-def test_D_GAME_OVER_no_turn_after_the_end(opening: GameState) -> None:
+def test_D_GAME_OVER_no_turn_after_the_end(opening: GameState, content: Content) -> None:
     with pytest.raises(GameOverError):
-        resolve_turn(agree_draw(opening), {})
+        resolve_turn(agree_draw(opening), {}, content=content)
     with pytest.raises(GameOverError):
         concede(agree_draw(opening), Side.BLUE)
 
 
-def test_legal_moves_are_accepted_by_validation(opening: GameState) -> None:
+def test_legal_moves_are_accepted_by_validation(opening: GameState, content: Content) -> None:
     for side in (Side.RED, Side.BLUE):
-        for gid, dests in legal_moves(opening, side).items():
+        for gid, dests in legal_moves(opening, side, content).items():
             assert dests
             for dest in dests:
                 orders = Orders(moves=(MoveOrder(gid, dest),))
-                assert validate_orders(opening, side, orders) == []
+                assert validate_orders(opening, side, orders, content) == []
 
 
-def test_castable_targets_are_accepted(opening: GameState) -> None:
+def test_castable_targets_are_accepted(opening: GameState, content: Content) -> None:
     state = opening
     for _ in range(4):
-        state, _ = resolve_turn(state, {})
+        state, _ = resolve_turn(state, {}, content=content)
     for side in (Side.RED, Side.BLUE):
-        for uid, targets in castable(state, side).items():
+        for uid, targets in castable(state, side, content).items():
             assert state.player(side).card(uid) is not None
             assert targets
 
 
-def test_trainable_lists_only_structures_with_novices(opening: GameState) -> None:
-    assert trainable(opening, Side.RED) == {}
+def test_trainable_lists_only_structures_with_novices(opening: GameState, content: Content) -> None:
+    assert trainable(opening, Side.RED, content) == {}
     state = opening
     for _ in range(4):
-        state, _ = resolve_turn(state, {})
-    options = trainable(state, Side.RED)
+        state, _ = resolve_turn(state, {}, content=content)
+    options = trainable(state, Side.RED, content)
     sanctum = state.sanctum(Side.RED)
     assert sanctum is not None and sanctum.novices
     kinds = {(o.kind, o.mana_type) for o in options[sanctum.coord]}

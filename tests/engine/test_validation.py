@@ -5,32 +5,25 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from engine.content import Content
 from engine.coords import Coord
-from engine.orders import (
-    CastOrder,
-    DiscardOrder,
-    ManaChoice,
-    MoveOrder,
-    Orders,
-    Target,
-    TrainOrder,
-    validate_orders,
-)
+from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
 from engine.state import GameState, Side
 from engine.turn import resolve_turn
+from engine.validate import validate_orders
 
 
 def _red_group(state: GameState) -> int:
     return state.groups_of(Side.RED)[0].id
 
 
-def test_legal_opening_orders_have_no_problem(opening: GameState) -> None:
+def test_legal_opening_orders_have_no_problem(opening: GameState, content: Content) -> None:
     gid = _red_group(opening)
     orders = Orders(moves=(MoveOrder(gid, Coord.parse("D5")),))
-    assert validate_orders(opening, Side.RED, orders) == []
+    assert validate_orders(opening, Side.RED, orders, content) == []
 
 
-def test_every_problem_is_reported_at_once(opening: GameState) -> None:
+def test_every_problem_is_reported_at_once(opening: GameState, content: Content) -> None:
     red = _red_group(opening)
     blue = opening.groups_of(Side.BLUE)[0].id
     card = opening.player(Side.RED).hand[0].uid
@@ -45,7 +38,7 @@ def test_every_problem_is_reported_at_once(opening: GameState) -> None:
         discard=DiscardOrder(12345),
         casts=(CastOrder(card, Target("globe")),),
     )
-    problems = validate_orders(opening, Side.RED, orders)
+    problems = validate_orders(opening, Side.RED, orders, content)
     codes = [(p.section, p.order_index, p.code) for p in problems]
     assert ("moves", 0, "too_far") in codes
     assert ("moves", 1, "not_your_group") in codes
@@ -64,45 +57,49 @@ def test_every_problem_is_reported_at_once(opening: GameState) -> None:
     assert named and not [m for m in named if re.search(rf"\b({red}|{blue})\b", m)]
 
 
-def test_off_board_and_same_square(opening: GameState) -> None:
+def test_off_board_and_same_square(opening: GameState, content: Content) -> None:
     gid = _red_group(opening)
     problems = validate_orders(
-        opening, Side.RED, Orders(moves=(MoveOrder(gid, Coord.parse("A1")),))
+        opening, Side.RED, Orders(moves=(MoveOrder(gid, Coord.parse("A1")),)), content
     )
     assert [p.code for p in problems] == ["off_board"]
     problems = validate_orders(
-        opening, Side.RED, Orders(moves=(MoveOrder(gid, Coord.parse("D4")),))
+        opening, Side.RED, Orders(moves=(MoveOrder(gid, Coord.parse("D4")),)), content
     )
     assert [p.code for p in problems] == ["same_square"]
 
 
-def test_discarding_a_cast_card_is_refused(opening: GameState) -> None:
+def test_discarding_a_cast_card_is_refused(opening: GameState, content: Content) -> None:
     card = opening.player(Side.RED).hand[0].uid
     orders = Orders(casts=(CastOrder(card, Target("globe")),), discard=DiscardOrder(card))
-    assert "discard_and_cast" in [p.code for p in validate_orders(opening, Side.RED, orders)]
+    assert "discard_and_cast" in [
+        p.code for p in validate_orders(opening, Side.RED, orders, content)
+    ]
 
 
-def test_no_orders_after_the_game_ended(opening: GameState) -> None:
+def test_no_orders_after_the_game_ended(opening: GameState, content: Content) -> None:
     from engine.turn import concede
 
     ended = concede(opening, Side.BLUE)
-    assert [p.code for p in validate_orders(ended, Side.RED, Orders())] == ["game_over"]
+    assert [p.code for p in validate_orders(ended, Side.RED, Orders(), content)] == ["game_over"]
 
 
-def test_refused_orders_do_not_stop_the_turn(opening: GameState) -> None:
+def test_refused_orders_do_not_stop_the_turn(opening: GameState, content: Content) -> None:
     gid = _red_group(opening)
     orders = Orders(
         moves=(MoveOrder(gid, Coord.parse("H12")), MoveOrder(gid, Coord.parse("D5"))),
         trains=(TrainOrder(Coord.parse("A1"), "archer"),),
         discard=DiscardOrder(-3),
     )
-    state, report = resolve_turn(opening, {Side.RED: orders})
+    state, report = resolve_turn(opening, {Side.RED: orders}, content=content)
     assert state.group(gid) is not None
     kinds = [e.kind for e in report.events]
     assert "order_refused" in kinds
 
 
-def test_mana_training_counts_towards_what_can_be_cast(opening: GameState) -> None:
+def test_mana_training_counts_towards_what_can_be_cast(
+    opening: GameState, content: Content
+) -> None:
     sanctum = opening.sanctum(Side.RED)
     assert sanctum is not None
     state = replace(
@@ -112,13 +109,14 @@ def test_mana_training_counts_towards_what_can_be_cast(opening: GameState) -> No
         ),
     )
     orders = Orders(trains=(TrainOrder(sanctum.coord, "mana", "strife"),))
-    assert validate_orders(state, Side.RED, orders) == []
+    assert validate_orders(state, Side.RED, orders, content) == []
     bad = Orders(trains=(TrainOrder(sanctum.coord, "mana", "world"),))
-    assert [p.code for p in validate_orders(state, Side.RED, bad)] == ["bad_mana_type"]
+    assert [p.code for p in validate_orders(state, Side.RED, bad, content)] == ["bad_mana_type"]
 
 
 def test_D_TOWN_MANA_choices_name_a_town_not_yet_owned_once_with_a_real_type(
     opening: GameState,
+    content: Content,
 ) -> None:
     town = next(s for s in opening.structures if s.kind == "town")
     mine, other = [s for s in opening.structures if s.kind == "town" and s.id != town.id][:2]
@@ -138,7 +136,7 @@ def test_D_TOWN_MANA_choices_name_a_town_not_yet_owned_once_with_a_real_type(
         ManaChoice(mine.coord, "order"),  # already red's
         ManaChoice(other.coord, "gold"),
     )
-    problems = validate_orders(state, Side.RED, Orders(mana_choices=choices))
+    problems = validate_orders(state, Side.RED, Orders(mana_choices=choices), content)
     codes = [(p.section, p.order_index, p.code) for p in problems]
     assert ("mana_choices", 1, "duplicate_choice") in codes
     assert ("mana_choices", 2, "no_town") in codes
@@ -149,9 +147,11 @@ def test_D_TOWN_MANA_choices_name_a_town_not_yet_owned_once_with_a_real_type(
     assert all(p.message for p in problems)
 
 
-def test_D_TOWN_MANA_a_refused_choice_is_reported_and_the_rest_apply(opening: GameState) -> None:
+def test_D_TOWN_MANA_a_refused_choice_is_reported_and_the_rest_apply(
+    opening: GameState, content: Content
+) -> None:
     orders = Orders(mana_choices=(ManaChoice(Coord.parse("A12"), "order"),))
-    _, report = resolve_turn(opening, {Side.RED: orders})
+    _, report = resolve_turn(opening, {Side.RED: orders}, content=content)
     refused = [e for e in report.events if e.kind == "order_refused"]
     assert [(e.get("section"), e.get("index"), e.get("code")) for e in refused] == [
         ("mana_choices", 0, "no_town")

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from engine.content import Content
 from engine.coords import Coord
+from engine.spells.hooks import SPELL_HOOKS
 from engine.start import update_initiative
 from engine.state import (
     GLOBE,
@@ -65,7 +66,7 @@ class Recorder:
 
 def test_D_BROADCAST_minion_then_group_then_square_then_globe(content: Content) -> None:
     rec = Recorder()
-    world = World(_state(content), random.Random(1), content, on_event=rec)
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=rec)
     world.broadcast("start_of_turn", HostRef.minion(1))
     assert [s for _, s in rec.heard] == [
         "s_minion",
@@ -78,7 +79,7 @@ def test_D_BROADCAST_minion_then_group_then_square_then_globe(content: Content) 
 
 def test_D_BROADCAST_group_events_reach_every_member(content: Content) -> None:
     rec = Recorder()
-    world = World(_state(content), random.Random(1), content, on_event=rec)
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=rec)
     world.broadcast("group_entered", HostRef.group(3))
     assert [s for _, s in rec.heard][:3] == ["s_group", "s_minion", "s_other_minion"]
 
@@ -86,7 +87,7 @@ def test_D_BROADCAST_group_events_reach_every_member(content: Content) -> None:
 def test_D_BROADCAST_turn_wide_events_initiative_side_first(content: Content) -> None:
     rec = Recorder()
     state = replace(_state(content), initiative=Side.BLUE)
-    world = World(state, random.Random(1), content, on_event=rec)
+    world = World(state, random.Random(1), content, SPELL_HOOKS, on_event=rec)
     world.broadcast("end_of_turn")
     assert [s for _, s in rec.heard] == [
         "s_globe_blue",
@@ -100,7 +101,7 @@ def test_D_BROADCAST_turn_wide_events_initiative_side_first(content: Content) ->
 
 def test_G9_death_categories_fire_their_events(content: Content) -> None:
     rec = Recorder()
-    world = World(_state(content), random.Random(1), content, on_event=rec)
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=rec)
     assert world.kill_minion(1, "killed", by=99)
     events = [e for e, s in rec.heard if s == "s_group"]
     assert events == ["host_killed", "host_dying", "minion_died"]
@@ -117,14 +118,14 @@ def test_G9_death_categories_fire_their_events(content: Content) -> None:
 def test_G9_a_spell_hearing_dying_may_prevent_the_death(content: Content) -> None:
     rec = Recorder()
     rec.save = 1
-    world = World(_state(content), random.Random(1), content, on_event=rec)
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=rec)
     assert not world.kill_minion(1, "died")
     assert world.minion(1) is not None
     assert not [e for e in world.report if e.kind == "died"]
 
 
 def test_I3_a_town_destroyed_by_a_spell_counts_as_lost(content: Content) -> None:
-    world = World(_state(content), random.Random(1), content, on_event=Recorder())
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=Recorder())
     world.destroy_structure(4)
     assert world.player(Side.RED).lost == 1
     update_initiative(world)
@@ -133,7 +134,7 @@ def test_I3_a_town_destroyed_by_a_spell_counts_as_lost(content: Content) -> None
 
 
 def test_I4_equal_deltas_keep_initiative(content: Content) -> None:
-    world = World(_state(content), random.Random(1), content, on_event=Recorder())
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=Recorder())
     for side in (Side.RED, Side.BLUE):
         world.update_player(replace(world.player(side), captured=2, lost=1))
     update_initiative(world)
@@ -142,7 +143,7 @@ def test_I4_equal_deltas_keep_initiative(content: Content) -> None:
 
 
 def test_revision_moves_with_every_change(content: Content) -> None:
-    world = World(_state(content), random.Random(1), content, on_event=Recorder())
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=Recorder())
     seen = world.revision
     world.place_group(3, Coord.parse("D3"))
     assert world.revision > seen
@@ -153,7 +154,7 @@ def test_revision_moves_with_every_change(content: Content) -> None:
 
 
 def test_D_CAPTURE_a_colony_made_for_a_side_produces_its_primary_mana(content: Content) -> None:
-    world = World(_state(content), random.Random(1), content, on_event=Recorder())
+    world = World(_state(content), random.Random(1), content, SPELL_HOOKS, on_event=Recorder())
     colony = world.create_structure("colony", Coord.parse("E5"), Side.BLUE)
     assert colony.mana_type == "clarity"  # Life's primary
     assert world.terrain[Coord.parse("E5")] == "plains"
@@ -166,7 +167,7 @@ def _two_groups(content: Content, spells: tuple[ActiveSpell, ...]) -> World:
         5, Side.BLUE, Side.BLUE, Coord.parse("C4"), (content.make_minion(6, "archer", None),)
     )
     state = replace(state, groups=(*state.groups, other), active_spells=spells)
-    return World(state, random.Random(1), content)
+    return World(state, random.Random(1), content, SPELL_HOOKS)
 
 
 def test_G9_deaths_are_heard_only_where_a_death_reacting_spell_sits(content: Content) -> None:

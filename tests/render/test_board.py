@@ -10,6 +10,7 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
+from engine.content import Content, load_content
 from engine.orders import CastOrder, Orders, Target
 from engine.report import TurnReport
 from engine.state import GameState, Result, Side
@@ -31,7 +32,7 @@ def decode(png: bytes) -> Image.Image:
 
 def board(state: GameState, side: Side | None, *, report: bool = False) -> Image.Image:
     rep = midgame_report(state) if report else None
-    return decode(render_board(view_for(state, side), rep, spells=BOOK))
+    return decode(render_board(view_for(state, side, load_content()), rep, spells=BOOK))
 
 
 def colour_counts(image: Image.Image, box: tuple[int, int, int, int]) -> Counter[tuple[int, ...]]:
@@ -49,9 +50,9 @@ def share_of(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[i
     return counts[colour] / sum(counts.values())
 
 
-def test_board_size_is_the_layout_and_fits_the_size_budget() -> None:
+def test_board_size_is_the_layout_and_fits_the_size_budget(content: Content) -> None:
     state = midgame_state()
-    png = render_board(view_for(state, None), midgame_report(state), spells=BOOK)
+    png = render_board(view_for(state, None, content), midgame_report(state), spells=BOOK)
     layout = Layout(state.width, state.height, DEFAULT_THEME)
     assert decode(png).size == layout.size == (768, 1064)
     assert len(png) <= 250_000
@@ -114,9 +115,9 @@ def test_groups_are_drawn_in_their_owner_colour(name: str) -> None:
     assert all(share_of(image, box, other) < 0.02 for other in others)
 
 
-def test_rendering_is_deterministic() -> None:
+def test_rendering_is_deterministic(content: Content) -> None:
     state = midgame_state()
-    view = view_for(state, Side.BLUE)
+    view = view_for(state, Side.BLUE, content)
     report = midgame_report(state)
     assert render_board(view, report, spells=BOOK) == render_board(view, report, spells=BOOK)
 
@@ -143,49 +144,54 @@ def with_hand(state: GameState, side: Side, spell_ids: tuple[str, ...]) -> GameS
     return replace(state, players=players)
 
 
-def test_a_side_cannot_draw_the_enemy_hand() -> None:
+def test_a_side_cannot_draw_the_enemy_hand(content: Content) -> None:
     """G12: the enemy's cards never change a side's images, only their number is known."""
     state = midgame_state()
     other = with_hand(state, Side.RED, ("plague",) * 5)
     assert state.player(Side.RED).hand != other.player(Side.RED).hand
     for variant in (state, other):
-        assert not view_for(variant, Side.BLUE).hand or all(
-            card not in variant.player(Side.RED).hand for card in view_for(variant, Side.BLUE).hand
+        assert not view_for(variant, Side.BLUE, content).hand or all(
+            card not in variant.player(Side.RED).hand
+            for card in view_for(variant, Side.BLUE, content).hand
         )
     sheets = {
-        render_order_sheet(view_for(variant, Side.BLUE), spells=BOOK) for variant in (state, other)
+        render_order_sheet(view_for(variant, Side.BLUE, content), spells=BOOK)
+        for variant in (state, other)
     }
     assert len(sheets) == 1
-    boards = {render_board(view_for(variant, None), spells=BOOK) for variant in (state, other)}
+    boards = {
+        render_board(view_for(variant, None, content), spells=BOOK) for variant in (state, other)
+    }
     assert len(boards) == 1
     # The viewer's own hand, by contrast, is drawn.
     own = {
-        render_order_sheet(view_for(variant, Side.RED), spells=BOOK) for variant in (state, other)
+        render_order_sheet(view_for(variant, Side.RED, content), spells=BOOK)
+        for variant in (state, other)
     }
     assert len(own) == 2
 
 
-def test_hidden_enemy_spells_do_not_reach_the_image() -> None:
+def test_hidden_enemy_spells_do_not_reach_the_image(content: Content) -> None:
     state = midgame_state()
     without = replace(
         state, active_spells=tuple(s for s in state.active_spells if s.spell_id != "fear")
     )
-    assert render_board(view_for(state, Side.RED), spells=BOOK) == render_board(
-        view_for(without, Side.RED), spells=BOOK
+    assert render_board(view_for(state, Side.RED, content), spells=BOOK) == render_board(
+        view_for(without, Side.RED, content), spells=BOOK
     )
-    assert render_board(view_for(state, Side.BLUE), spells=BOOK) != render_board(
-        view_for(without, Side.BLUE), spells=BOOK
+    assert render_board(view_for(state, Side.BLUE, content), spells=BOOK) != render_board(
+        view_for(without, Side.BLUE, content), spells=BOOK
     )
 
 
-def test_the_public_view_has_no_order_sheet() -> None:
+def test_the_public_view_has_no_order_sheet(content: Content) -> None:
     with pytest.raises(ValueError, match="public view"):
-        render_order_sheet(view_for(midgame_state(), None), spells=BOOK)
+        render_order_sheet(view_for(midgame_state(), None, content), spells=BOOK)
 
 
-def test_order_sheet_draws_the_hand_and_the_orders() -> None:
+def test_order_sheet_draws_the_hand_and_the_orders(content: Content) -> None:
     state = midgame_state()
-    view = view_for(state, Side.RED)
+    view = view_for(state, Side.RED, content)
     enemy = state.group_at(c("G7"))
     assert enemy is not None
     no_orders = decode(render_order_sheet(view, spells=BOOK))
@@ -207,7 +213,7 @@ def test_rendering_from_worker_threads_gives_the_same_images() -> None:
 
     def draw(job: tuple[Side | None, TurnReport | None]) -> bytes:
         side, rep = job
-        return render_board(view_for(state, side), rep, spells=BOOK)
+        return render_board(view_for(state, side, load_content()), rep, spells=BOOK)
 
     expected = [draw(job) for job in jobs]
     with ThreadPoolExecutor(max_workers=4) as pool:
@@ -225,9 +231,9 @@ def test_a_finished_match_says_so_in_the_header() -> None:
     assert before.crop(board_box).tobytes() == after.crop(board_box).tobytes()
 
 
-def test_a_cast_on_a_group_trained_this_turn_is_drawn_on_its_square() -> None:
+def test_a_cast_on_a_group_trained_this_turn_is_drawn_on_its_square(content: Content) -> None:
     state = midgame_state()
-    view = view_for(state, Side.RED)
+    view = view_for(state, Side.RED, content)
     empty = c("E3")
     assert state.group_at(empty) is None
     cast = Orders(casts=(CastOrder(view.hand[3].uid, Target("group", empty)),))
@@ -238,12 +244,12 @@ def test_a_cast_on_a_group_trained_this_turn_is_drawn_on_its_square() -> None:
     assert before.crop(box).tobytes() != after.crop(box).tobytes()
 
 
-def test_a_board_is_titled_by_the_turn_it_shows() -> None:
+def test_a_board_is_titled_by_the_turn_it_shows(content: Content) -> None:
     state = midgame_state()
     report = midgame_report(state)
-    assert board_title(view_for(state, None), None) == "Turn 9"
+    assert board_title(view_for(state, None, content), None) == "Turn 9"
     # The board a turn report is drawn on is the position after that turn.
-    assert board_title(view_for(state, None), replace(report, turn=8)) == "After turn 8"
+    assert board_title(view_for(state, None, content), replace(report, turn=8)) == "After turn 8"
     # A finished match's board is the position after its last turn.
     over = replace(state, turn=11, result=Result(Side.RED, "sanctum"))
-    assert board_title(view_for(over, None), None) == "After turn 10"
+    assert board_title(view_for(over, None, content), None) == "After turn 10"

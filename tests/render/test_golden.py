@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.content import Content
 from engine.orders import (
     CastOrder,
     DiscardOrder,
@@ -37,11 +38,13 @@ from tests.render.golden_images import assert_matches_golden
         ("board_blue_overlay", Side.BLUE, True),
     ],
 )
-def test_board_matches_golden(name: str, side: Side | None, with_report: bool) -> None:
+def test_board_matches_golden(
+    name: str, side: Side | None, with_report: bool, content: Content
+) -> None:
     state = midgame_state()
     report = midgame_report(state) if with_report else None
     png = render_board(
-        view_for(state, side),
+        view_for(state, side, content),
         report,
         spells=spell_book(),
         names={"red": "Morgana", "blue": "Quill"},
@@ -71,9 +74,9 @@ def red_orders() -> Orders:
     )
 
 
-def test_order_sheet_matches_golden() -> None:
+def test_order_sheet_matches_golden(content: Content) -> None:
     state = midgame_state()
-    png = render_order_sheet(view_for(state, Side.RED), red_orders(), spells=spell_book())
+    png = render_order_sheet(view_for(state, Side.RED, content), red_orders(), spells=spell_book())
     assert_matches_golden("sheet_red", png)
 
 

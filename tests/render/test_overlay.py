@@ -7,6 +7,7 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
+from engine.content import Content, load_content
 from engine.report import Event, TurnReport
 from engine.state import Side
 from engine.view import view_for
@@ -35,7 +36,7 @@ def sq(name: str) -> tuple[int, int]:
 
 def midgame_marks(side: Side | None = None) -> TurnMarks:
     state = midgame_state()
-    scene = scene_from_view(view_for(state, side), BOOK)
+    scene = scene_from_view(view_for(state, side, load_content()), BOOK)
     return report_marks(midgame_report(state), scene, BOOK)
 
 
@@ -136,9 +137,9 @@ def test_fizzles_and_fights_without_losses_are_not_drawn() -> None:
     assert marks.combats == ()
 
 
-def test_a_death_on_a_town_leaves_its_mana_chip_readable() -> None:
+def test_a_death_on_a_town_leaves_its_mana_chip_readable(content: Content) -> None:
     state = midgame_state()
-    view = view_for(state, None)
+    view = view_for(state, None, content)
     town = state.structure_at(c("D7"))
     assert town is not None and town.mana_type == "will"
     died = Event.make("died", at="D7", cause="killed", group=1, minion=1, side="red")

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from engine.content import Content
 from engine.report import Event, TurnReport
 from engine.state import (
     ActiveSpell,
@@ -109,9 +110,9 @@ def reports(draw: st.DrawFn) -> TurnReport:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=positions(), report=reports(), side=st.sampled_from([None, Side.RED, Side.BLUE]))
 def test_any_position_and_report_draw_at_the_same_size(
-    state: GameState, report: TurnReport, side: Side | None
+    state: GameState, report: TurnReport, side: Side | None, content: Content
 ) -> None:
-    png = render_board(view_for(state, side), report, spells=BOOK)
+    png = render_board(view_for(state, side, content), report, spells=BOOK)
     image = Image.open(BytesIO(png))
     assert image.size == Layout(state.width, state.height, DEFAULT_THEME).size
     assert len(png) <= 250_000
@@ -119,9 +120,9 @@ def test_any_position_and_report_draw_at_the_same_size(
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=positions())
-def test_hidden_spells_never_change_the_public_image(state: GameState) -> None:
+def test_hidden_spells_never_change_the_public_image(state: GameState, content: Content) -> None:
     seen_by_all = tuple(s for s in state.active_spells if s.visible)
-    public = render_board(view_for(state, None), spells=BOOK)
+    public = render_board(view_for(state, None, content), spells=BOOK)
     assert public == render_board(
-        view_for(replace(state, active_spells=seen_by_all), None), spells=BOOK
+        view_for(replace(state, active_spells=seen_by_all), None, content), spells=BOOK
     )

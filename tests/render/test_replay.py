@@ -9,6 +9,7 @@ from typing import Literal
 import pytest
 from PIL import Image
 
+from engine.content import load_content
 from engine.report import TurnReport
 from engine.view import PlayerView, view_for
 from render import REPLAY_THEME, render_replay
@@ -21,7 +22,7 @@ def frames(n: int) -> list[tuple[PlayerView, TurnReport | None]]:
     report = midgame_report(midgame_state())
     return [
         (
-            view_for(midgame_state(turn=turn), None),
+            view_for(midgame_state(turn=turn), None, load_content()),
             replace(report, turn=turn - 1) if turn > 1 else None,
         )
         for turn in range(1, n + 1)

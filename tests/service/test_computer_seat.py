@@ -8,6 +8,7 @@ import random
 import pytest
 
 from ai import choose_orders
+from engine.content import load_content
 from engine.state import GameState, Side
 from engine.view import view_for
 from service.clock import ManualClock
@@ -37,7 +38,7 @@ async def test_a_human_plays_several_turns_against_greedy(service: MatchService)
         mine = await service.current_orders(match.id, COMPUTER)
         assert mine is not None and mine.confirmed
         expected = choose_orders(
-            view_for(GameState.from_dict(full.state), Side(ai_side)),
+            view_for(GameState.from_dict(full.state), Side(ai_side), load_content()),
             "greedy",
             random.Random(f"{full.seed}:{turn}:{ai_side}"),
         )

@@ -10,6 +10,7 @@ from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
 from engine.spells.catalogue import check_catalogue, parse_spell_table
+from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.phase import run_spell_phase
 from engine.state import (
     ActiveSpell,
@@ -162,7 +163,7 @@ class Board:
 
 
 def world_of(state: GameState, content: Content | None = None, seed: int = 1) -> World:
-    return World(state, random.Random(seed), content or load_content())
+    return World(state, random.Random(seed), content or load_content(), SPELL_HOOKS)
 
 
 def cast(card: int, kind: str, ref: int | str | None = None, **kw: object) -> CastOrder:

@@ -66,7 +66,7 @@ on_squander = [{ do = "draw" }, { do = "damage", amount = 5 }]
 """
 
 
-def test_D_SP1_hereditary_of_another_house_and_unknown_bound_source_are_refused():
+def test_D_SP1_hereditary_of_another_house_and_unknown_bound_source_are_refused(content):
     b = Board()
     b.houses[RED] = "war"
     g = b.group(BLUE, "D5")
@@ -75,7 +75,7 @@ def test_D_SP1_hereditary_of_another_house_and_unknown_bound_source_are_refused(
         cast(0, "globe", spell_id="clear_thought"),
         cast(0, "group", g, spell_id="shadow_lash", bound_source=999, power=1),
     ]
-    assert [p.code for p in validate_casts(b.state(), RED, orders)] == [
+    assert [p.code for p in validate_casts(b.state(), RED, orders, content)] == [
         "not_in_hand",
         "bound_source",
     ]
@@ -135,7 +135,7 @@ def test_D_SP4_an_active_spells_card_stays_in_play_until_it_leaves():
     assert [c.uid for c in world.player(RED).discard] == [card]
 
 
-def test_D_SP5_hex_reaches_neutral_groups_and_structures():
+def test_D_SP5_hex_reaches_neutral_groups_and_structures(content):
     b = Board()
     b.group(RED, "D3")
     wild = b.group("neutral", "D5")
@@ -143,29 +143,29 @@ def test_D_SP5_hex_reaches_neutral_groups_and_structures():
     fear, raze = b.card(RED, "fear"), b.card(RED, "raze")
     with_pool(b, RED)
     state = b.state()
-    assert validate_casts(state, RED, [cast(fear, "group", wild)]) == []
-    assert validate_casts(state, RED, [cast(raze, "structure", town)]) == []
+    assert validate_casts(state, RED, [cast(fear, "group", wild)], content) == []
+    assert validate_casts(state, RED, [cast(raze, "structure", town)], content) == []
 
 
-def test_D_SP6_missile_line_is_blocked_only_by_mountain_or_forest_between():
+def test_D_SP6_missile_line_is_blocked_only_by_mountain_or_forest_between(content):
     b = Board()
     b.group(RED, "A1")
     g = b.group(BLUE, "D4")
     b.terrain[at("B2")] = "water"
     card = b.card(RED, "fireball")
     with_pool(b, RED)
-    assert validate_casts(b.state(), RED, [cast(card, "group", g)]) == []
+    assert validate_casts(b.state(), RED, [cast(card, "group", g)], content) == []
     b.terrain[at("C3")] = "mountain"
-    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "group", g)])]
+    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "group", g)], content)]
     assert codes == ["no_line_of_sight"]
 
 
-def test_D_SP7_terrain_spells_refuse_a_sanctum_square_and_spare_structures():
+def test_D_SP7_terrain_spells_refuse_a_sanctum_square_and_spare_structures(content):
     b = Board()
     b.group(RED, "B2")
     card = b.card(RED, "volcano")
     with_pool(b, RED)
-    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "square", "A1")])]
+    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "square", "A1")], content)]
     assert codes == ["sanctum"]
 
 
@@ -237,14 +237,14 @@ def test_D_SP13_an_attribute_needs_a_target_that_fits_it():
     assert hp(world, b.minion_ids(friend)[0]) == 10
 
 
-def test_D_SP14_a_bound_spell_carried_by_a_hero():
+def test_D_SP14_a_bound_spell_carried_by_a_hero(content):
     b = Board()
     hero_group = b.group(RED, "D3", traits=("hero",))
     hero = b.minion_ids(hero_group)[0]
     b.active("dracha_claws", RED, HostRef.minion(hero))
     enemy = b.group(BLUE, "D5", hp=10)
     order = cast(0, "group", enemy, spell_id="dragon_breath", bound_source=hero, power=4)
-    assert validate_casts(b.state(), RED, [order]) == []
+    assert validate_casts(b.state(), RED, [order], content) == []
     world = run(b, {RED: [order]})
     assert hp(world, b.minion_ids(enemy)[0]) == 6
 

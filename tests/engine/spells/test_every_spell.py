@@ -37,20 +37,20 @@ def b_at(name: str) -> Coord:
 
 
 @pytest.mark.parametrize("spell_id", CASTABLE)
-def test_every_spell_can_be_cast_and_executes(spell_id):
+def test_every_spell_can_be_cast_and_executes(spell_id, content):
     spell = CONTENT.spells[spell_id]
     b = rich_board()
     card = b.card(RED, spell_id)
     state = b.state()
-    targets = legal_targets(state, RED, spell)
+    targets = legal_targets(state, RED, spell, content)
     assert targets, f"no legal target for {spell_id}"
     order = CastOrder(card, targets[0])
-    assert validate_casts(state, RED, [order]) == []
+    assert validate_casts(state, RED, [order], content) == []
     world = run(b, {RED: [order]})
     assert ("spell_executed", spell_id, "red") in kinds(world, "spell_executed")
 
 
-def test_bound_spells_cast_from_their_carriers():
+def test_bound_spells_cast_from_their_carriers(content):
     b = rich_board()
     town = next(s.id for s in b.structures if s.kind == "town" and s.owner == RED)
     altar = b.active("shadow_altar", RED, HostRef.structure(town))
@@ -61,7 +61,7 @@ def test_bound_spells_cast_from_their_carriers():
         CastOrder(0, _group(blue), power=3, bound_source=altar, spell_id="shadow_lash"),
         CastOrder(0, _group(blue), power=4, bound_source=claws, spell_id="dragon_breath"),
     ]
-    assert validate_casts(b.state(), RED, orders) == []
+    assert validate_casts(b.state(), RED, orders, content) == []
     world = run(b, {RED: orders})
     assert [s for _, s, _ in kinds(world, "spell_executed")] == ["shadow_lash", "dragon_breath"]
 
@@ -79,11 +79,11 @@ def _group(gid: int) -> Target:
         ("fireball", "battle_scar"),
     ],
 )
-def test_every_attribute_follows_its_house(spell_id, attribute):
+def test_every_attribute_follows_its_house(spell_id, attribute, content):
     b = rich_board()
     card = b.card(RED, spell_id)
     spell = CONTENT.spells[spell_id]
-    target = legal_targets(b.state(), RED, spell)[0]
+    target = legal_targets(b.state(), RED, spell, content)[0]
     world = run(b, {RED: [CastOrder(card, target)]})
     executed = [s for _, s, _ in kinds(world, "spell_executed")]
     assert executed[:2] == [spell_id, attribute]
@@ -99,9 +99,9 @@ def test_every_attribute_follows_its_house(spell_id, attribute):
         ("diomesia", "diomesias_calm"),
     ],
 )
-def test_helpers_are_placed_by_their_spells(spell_id, helper):
+def test_helpers_are_placed_by_their_spells(spell_id, helper, content):
     b = rich_board()
     card = b.card(RED, spell_id)
-    target = legal_targets(b.state(), RED, CONTENT.spells[spell_id])[0]
+    target = legal_targets(b.state(), RED, CONTENT.spells[spell_id], content)[0]
     world = run(b, {RED: [CastOrder(card, target)]})
     assert helper in [s.spell_id for s in world.active_spells]

@@ -80,7 +80,7 @@ def _casts(data: st.DataObject, b: Board, side: Side) -> list[CastOrder]:
         if not data.draw(st.booleans()):
             continue
         spell = CONTENT.spells[card.spell_id]
-        targets = legal_targets(state, side, spell)
+        targets = legal_targets(state, side, spell, load_content())
         if not targets:
             continue
         target = data.draw(st.sampled_from(targets))
@@ -91,7 +91,7 @@ def _casts(data: st.DataObject, b: Board, side: Side) -> list[CastOrder]:
         for s in CONTENT.spells.values()
         if s.house == b.houses[side] and s.spell_class == "hereditary"
     )
-    aims = legal_targets(state, side, hereditary)
+    aims = legal_targets(state, side, hereditary, load_content())
     use_hereditary: bool = data.draw(st.booleans())
     if aims and use_hereditary:
         orders.append(CastOrder(0, data.draw(st.sampled_from(aims)), spell_id=hereditary.id))
@@ -102,7 +102,7 @@ def _casts(data: st.DataObject, b: Board, side: Side) -> list[CastOrder]:
             and data.draw(st.booleans())
         ):
             lash = CONTENT.spells["shadow_lash"]
-            targets = legal_targets(state, side, lash)
+            targets = legal_targets(state, side, lash, load_content())
             if targets:
                 power = data.draw(st.sampled_from([1, 3]))
                 orders.append(
@@ -114,7 +114,7 @@ def _casts(data: st.DataObject, b: Board, side: Side) -> list[CastOrder]:
                         spell_id="shadow_lash",
                     )
                 )
-    problems = validate_casts(state, side, orders)
+    problems = validate_casts(state, side, orders, load_content())
     bad = {p.order_index for p in problems}
     return [o for i, o in enumerate(orders) if i not in bad]
 
@@ -182,8 +182,8 @@ def _casts_on(data: st.DataObject, state, side: Side) -> list[CastOrder]:  # typ
     for card in state.player(side).hand:
         if not data.draw(st.booleans()):
             continue
-        targets = legal_targets(state, side, CONTENT.spells[card.spell_id])
+        targets = legal_targets(state, side, CONTENT.spells[card.spell_id], load_content())
         if targets:
             orders.append(CastOrder(card.uid, data.draw(st.sampled_from(targets))))
-    bad = {p.order_index for p in validate_casts(state, side, orders)}
+    bad = {p.order_index for p in validate_casts(state, side, orders, load_content())}
     return [o for i, o in enumerate(orders) if i not in bad]

@@ -169,17 +169,17 @@ def test_C3_immediate_resolves_before_anything_else():
     assert kinds(world, "spell_executed")[0] == ("spell_executed", "t_immediate", "red")
 
 
-def test_C4_targeting_reserves_mana():
+def test_C4_targeting_reserves_mana(content):
     b = Board()
     b.group(BLUE, "D5")
     cards = [b.card(RED, "adriels_timepiece") for _ in range(3)]
     b.pool(RED, clarity=5, order=2)
-    problems = validate_casts(b.state(), RED, [cast(c, "globe") for c in cards])
+    problems = validate_casts(b.state(), RED, [cast(c, "globe") for c in cards], content)
     # Three copies need 6 clarity and 3 order: the third is refused (S6 aside: a globe target).
     assert ("no_mana", 2) in [(p.code, p.order_index) for p in problems]
 
 
-def test_C5_mana_shortfall_at_execution_returns_the_spell_to_hand():
+def test_C5_mana_shortfall_at_execution_returns_the_spell_to_hand(content):
     b = Board(initiative=BLUE)
     b.houses[BLUE] = "mind"
     leech = b.card(BLUE, "mind_leech")
@@ -187,7 +187,7 @@ def test_C5_mana_shortfall_at_execution_returns_the_spell_to_hand():
     b.pool(RED, clarity=2, order=1)
     with_pool(b, BLUE)
     state = b.state()
-    assert validate_casts(state, RED, [cast(clock, "globe")]) == []
+    assert validate_casts(state, RED, [cast(clock, "globe")], content) == []
     world = run(b, {RED: [cast(clock, "globe")], BLUE: [cast(leech, "globe")]})
     assert kinds(world, "spell_fizzled") == [("spell_fizzled", "adriels_timepiece", "red")]
     assert [c.uid for c in world.player(RED).hand] == [clock]

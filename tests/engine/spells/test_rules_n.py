@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.content import load_content
 from engine.spells.catalogue import check_catalogue, load_spells
 from engine.spells.hosts import split_group
 from engine.spells.modifiers import effective_minion
@@ -102,7 +103,7 @@ def test_N1_classes_and_replicable_flag():
     assert spells["mind_spike"].replicable and spells["mind_spike"].spell_class == "learned"
 
 
-def test_N2_learned_once_per_turn_unless_replicable():
+def test_N2_learned_once_per_turn_unless_replicable(content):
     b = Board()
     g1, g2 = b.group(BLUE, "D5"), b.group(BLUE, "E5")
     b.group(RED, "D4")
@@ -110,27 +111,27 @@ def test_N2_learned_once_per_turn_unless_replicable():
     m1, m2, m3 = b.card(RED, "mind_spike"), b.card(RED, "mind_spike"), b.card(RED, "mind_spike")
     with_pool(b, RED)
     state = b.state()
-    learned = validate_casts(state, RED, [cast(c1, "group", g1), cast(c2, "group", g2)])
+    learned = validate_casts(state, RED, [cast(c1, "group", g1), cast(c2, "group", g2)], content)
     assert [(p.code, p.order_index) for p in learned] == [("learned_once", 1)]
     t1, t2 = b.minion_ids(g1)[0], b.minion_ids(g2)[0]
-    rep = validate_casts(state, RED, [cast(m1, "minion", t1), cast(m2, "minion", t2)])
+    rep = validate_casts(state, RED, [cast(m1, "minion", t1), cast(m2, "minion", t2)], content)
     assert rep == []
-    same = validate_casts(state, RED, [cast(m1, "minion", t1), cast(m3, "minion", t1)])
+    same = validate_casts(state, RED, [cast(m1, "minion", t1), cast(m3, "minion", t1)], content)
     assert [p.code for p in same] == ["non_cumulative"]
 
 
-def test_N3_hereditary_always_available_without_a_card_one_per_house():
+def test_N3_hereditary_always_available_without_a_card_one_per_house(content):
     b = Board()
     b.houses[RED] = "mind"
     b.deck_card(RED, "fireball")
     with_pool(b, RED)
     order = cast(0, "globe", spell_id="clear_thought")
-    assert validate_casts(b.state(), RED, [order]) == []
+    assert validate_casts(b.state(), RED, [order], content) == []
     world = run(b, {RED: [order]})
     assert kinds(world, "spell_executed") == [("spell_executed", "clear_thought", "red")]
     assert [c.spell_id for c in world.player(RED).hand] == ["fireball"]
     other = cast(0, "globe", spell_id="whispered_doubt")
-    assert [p.code for p in validate_casts(b.state(), RED, [other])] == ["not_in_hand"]
+    assert [p.code for p in validate_casts(b.state(), RED, [other], content)] == ["not_in_hand"]
     spells = dict(load_spells())
     twin = parse_spell(
         {
@@ -151,7 +152,7 @@ def test_N3_hereditary_always_available_without_a_card_one_per_house():
         check_catalogue(spells)
 
 
-def test_N4_attribute_follows_each_successful_house_spell_and_is_not_visible():
+def test_N4_attribute_follows_each_successful_house_spell_and_is_not_visible(content):
     b = Board()
     g = b.group(BLUE, "D5", hp=20)
     b.group(RED, "D3")
@@ -165,7 +166,7 @@ def test_N4_attribute_follows_each_successful_house_spell_and_is_not_visible():
     spells = load_spells()
     assert not spells["battle_scar"].visible and not spells["battle_scar"].dispellable
     card = b.card(RED, "battle_scar")
-    assert [p.code for p in validate_casts(b.state(), RED, [cast(card, "group", g)])] == [
+    assert [p.code for p in validate_casts(b.state(), RED, [cast(card, "group", g)], content)] == [
         "not_castable"
     ]
 
@@ -290,7 +291,7 @@ def test_N10_classic_ruleset_has_no_dice():
 
 
 def _codes(b: Board, card: int, kind: str, ref: object) -> list[str]:
-    return [p.code for p in validate_casts(b.state(), RED, [cast(card, kind, ref)])]  # type: ignore[arg-type]
+    return [p.code for p in validate_casts(b.state(), RED, [cast(card, kind, ref)], load_content())]  # type: ignore[arg-type]
 
 
 def test_N11_augment_and_hex():

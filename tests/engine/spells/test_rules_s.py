@@ -115,7 +115,7 @@ def test_S2_summoning_and_hero_create_minions():
     assert ogi is not None and ogi.minions[0].name == "Ogi" and "hero" in ogi.minions[0].traits
 
 
-def test_S3_each_target_type_refuses_the_wrong_thing():
+def test_S3_each_target_type_refuses_the_wrong_thing(content):
     b = Board()
     monsters = b.group(BLUE, "D5", "monster")
     recruits = b.group(BLUE, "E5", "swordsman")
@@ -139,28 +139,28 @@ def test_S3_each_target_type_refuses_the_wrong_thing():
         cast(cards["raze"], "structure", sanctum),
         cast(cards["wolf_pack"], "square", "D5"),
     ]
-    codes = [p.code for p in validate_casts(state, RED, bad)]
+    codes = [p.code for p in validate_casts(state, RED, bad, content)]
     assert codes == ["target_kind", "target_kind", "target_kind", "sanctum", "square_occupied"]
     good = [cast(cards["slay_monster"], "minion", mon_minion)]
-    assert validate_casts(state, RED, good) == []
+    assert validate_casts(state, RED, good, content) == []
 
 
-def test_S4_cost_changes_each_turn_in_hand():
+def test_S4_cost_changes_each_turn_in_hand(content):
     spell = load_spells()["burst_of_world"]
     assert [str(spell.cost_on_turn(t)) for t in (3, 4, 5, 6)] == ["1+0", "2+0", "3+0", "1+0"]
     b = Board(turn=5)
     card = b.card(BLUE, "burst_of_world")
     b.pool(BLUE, world=2)
-    problems = validate_casts(b.state(), BLUE, [cast(card, "globe")])
+    problems = validate_casts(b.state(), BLUE, [cast(card, "globe")], content)
     assert [p.code for p in problems] == ["no_mana"]
 
 
-def test_S5_cannot_cast_a_card_twice_or_not_held():
+def test_S5_cannot_cast_a_card_twice_or_not_held(content):
     b = Board()
     card = b.card(RED, "adriels_timepiece")
     with_pool(b, RED)
     problems = validate_casts(
-        b.state(), RED, [cast(card, "globe"), cast(card, "globe"), cast(999, "globe")]
+        b.state(), RED, [cast(card, "globe"), cast(card, "globe"), cast(999, "globe")], content
     )
     assert {p.code for p in problems} >= {"duplicate_card", "not_in_hand"}
 
@@ -313,7 +313,7 @@ def test_S11_square_spell_after_a_group_arrived_squanders():
     ]
 
 
-def test_S12_squandered_once_per_game_spell_can_be_tried_again():
+def test_S12_squandered_once_per_game_spell_can_be_tried_again(content):
     b = Board()
     town = b.structure("town", "C3", RED)
     b.group(BLUE, "C3")  # an enemy group stands in the town: no room, the hero squanders
@@ -328,19 +328,21 @@ def test_S12_squandered_once_per_game_spell_can_be_tried_again():
     second.cast_log[RED] = world.player(RED).cast_log
     card2 = second.card(RED, "lienna")
     second.pool(RED, clarity=10, world=10)
-    assert validate_casts(second.state(), RED, [cast(card2, "structure", town2)]) == []
+    assert validate_casts(second.state(), RED, [cast(card2, "structure", town2)], content) == []
     world2 = run(second, {RED: [cast(card2, "structure", town2)]})
     assert "lienna" in world2.player(RED).cast_log
-    assert validate_casts(world2.state, RED, [cast(card2, "structure", town2)])[0].code in (
+    assert validate_casts(world2.state, RED, [cast(card2, "structure", town2)], content)[
+        0
+    ].code in (
         "once_per_game",
         "not_in_hand",
     )
 
 
-def test_S12_a_second_once_per_game_cast_is_refused():
+def test_S12_a_second_once_per_game_cast_is_refused(content):
     b = Board()
     card = b.card(RED, "codex_of_order")
     b.cast_log[RED] = ("codex_of_order",)
     with_pool(b, RED)
-    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "globe")])]
+    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "globe")], content)]
     assert codes == ["once_per_game"]

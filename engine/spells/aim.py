@@ -1,0 +1,50 @@
+"""What a cast or an active spell is aimed at, resolved against the board."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.coords import Coord
+from engine.spells.lookup import Lookup
+from engine.state import GLOBE, Group, HostRef, Minion, Owner, Structure
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    """What a cast is aimed at, resolved against the board."""
+
+    host: HostRef
+    coord: Coord | None = None
+    group: Group | None = None
+    minion: Minion | None = None
+    structure: Structure | None = None
+
+    @property
+    def owner(self) -> Owner | None:
+        if self.group is not None:
+            return self.group.owner
+        if self.structure is not None:
+            return self.structure.owner
+        return None
+
+
+def aim_of_host(view: Lookup, host: HostRef) -> Aim | None:
+    """The aim an active spell's host stands for (None when the host is gone)."""
+    if host.kind == "globe":
+        return Aim(GLOBE)
+    if host.kind == "square":
+        if not isinstance(host.ref, Coord) or host.ref not in view.terrain:
+            return None
+        return Aim(host, host.ref, view.group_at(host.ref), None, view.structure_at(host.ref))
+    if not isinstance(host.ref, int):
+        return None
+    if host.kind == "group":
+        group = view.group(host.ref)
+        return None if group is None else Aim(host, group.coord, group)
+    if host.kind == "minion":
+        found = view.minion(host.ref)
+        if found is None:
+            return None
+        return Aim(host, found[0].coord, found[0], found[1])
+    structure = view.structure(host.ref)
+    return None if structure is None else Aim(host, structure.coord, structure=structure)
