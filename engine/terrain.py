@@ -9,13 +9,15 @@ and spares a minion every terrain effect.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from engine.queries import abilities
 
 if TYPE_CHECKING:
     from engine.content import Content
+    from engine.coords import Coord
+    from engine.state import Structure
     from engine.world import World
 
 FLIGHT = "flight"
@@ -25,6 +27,17 @@ IMMUNE = "terrain_immunity"
 def has_walk(walks: Iterable[str] | frozenset[str], walk: str) -> bool:
     walk_set = walks if isinstance(walks, frozenset) else frozenset(walks)
     return not walk or walk in walk_set or FLIGHT in walk_set
+
+
+def terrain_is_fixed(structure_at: Callable[[Coord], Structure | None], at: Coord) -> bool:
+    """Is ``at``'s terrain beyond every spell's reach?
+
+    A structure's square keeps its terrain (D-SP7), and so do a Sanctum's four entrances (G1: they
+    are always plains, so no terrain spell can wall a Sanctum in or off).
+    """
+    if structure_at(at) is not None:
+        return True
+    return any((s := structure_at(n)) is not None and s.kind == "sanctum" for n in at.neighbours())
 
 
 def can_enter(content: Content, terrain: str, walks: frozenset[str]) -> bool:

@@ -28,6 +28,7 @@ from engine.state import (
     Side,
     evolve,
 )
+from engine.terrain import terrain_is_fixed
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -301,7 +302,7 @@ def _change_terrain(ctx: EffectContext, effect: Effect) -> None:
             weights = [("plains", 1.0)]
         names = [w[0] for w in weights]
         terrain = world.rng.choices(names, weights=[w[1] for w in weights])[0]
-    if world.structure_at(aim.coord) is None:
+    if not terrain_is_fixed(world.structure_at, aim.coord):
         world.set_terrain(aim.coord, terrain)
 
 

@@ -149,13 +149,20 @@ def host_for(spell: SpellDef, aim: Aim) -> HostRef:
 
 
 def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSpell | None:
-    """An enemy ward on a host the spell executes against (C8), or None."""
+    """An enemy ward on a host the spell executes against (C8), or None.
+
+    An instant spell executes against every host its effects reach, so a ground or aura spell
+    meets the wards of every group it would touch, not only of the square it names.
+    """
     wards = ids_with(world.content, "ward")
     if not wards:
         return None
-    hosts = [aim.host]
-    if aim.minion is not None and aim.group is not None:
-        hosts.append(HostRef.group(aim.group.id))
+    reached = _aims(world, spell, side, aim) if spell.instant else [aim]
+    hosts: list[HostRef] = []
+    for each in reached:
+        hosts.append(each.host)
+        if each.minion is not None and each.group is not None:
+            hosts.append(HostRef.group(each.group.id))
     view = lookup(world)
     for host in hosts:
         for active in view.spells_on(host):
@@ -308,6 +315,9 @@ def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
     out = [] if t.has("ground") else [aim]
     for group in sorted(view.groups, key=lambda g: g.id):
         if group.coord.dist(centre) > radius:
+            continue
+        if (here := view.structure_at(group.coord)) is not None and here.kind == "sanctum":
+            # Ground and aura effects stop at a Sanctum's walls (S3, N11).
             continue
         if not t.has("ground") and aim.group is not None and group.id == aim.group.id:
             continue

@@ -17,6 +17,7 @@ from engine.spells.lookup import Lookup, StateLike, lookup
 from engine.spells.requirements import ReqContext, failing
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
 from engine.state import GLOBE, Group, HostRef, Mana, Minion, Owner, Side, Structure
+from engine.terrain import terrain_is_fixed
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -157,9 +158,17 @@ def line_of_sight(view: Lookup, a: Coord, b: Coord) -> bool:
     return all(view.terrain.get(coord(x, y)) not in LOS_BLOCKERS for x, y in _line(a, b))
 
 
+def _sanctum_square(view: Lookup, at: Coord) -> bool:
+    structure = view.structure_at(at)
+    return structure is not None and structure.kind == "sanctum"
+
+
 def _kind_check(view: Lookup, spell: SpellDef, aim: Aim) -> None:
     kind = spell.target.kind
     if spell.target.has("ground"):
+        # A ground spell names a square whoever stands there, but never a Sanctum's (S3, N11).
+        if aim.coord is not None and _sanctum_square(view, aim.coord):
+            raise Refusal("sanctum", "a Sanctum's square is never a spell target")
         return
     minion, group = aim.minion, aim.group
     if kind == "recruit" and minion is not None and minion.kind != "recruit":
@@ -174,11 +183,17 @@ def _kind_check(view: Lookup, spell: SpellDef, aim: Aim) -> None:
     if kind == "structure" and aim.structure is not None and aim.structure.kind == "sanctum":
         raise Refusal("sanctum", "a Sanctum is never a spell target")
     if kind in SQUARE_KINDS and aim.coord is not None:
-        structure = view.structure_at(aim.coord)
-        if structure is not None and structure.kind == "sanctum":
+        if _sanctum_square(view, aim.coord):
             raise Refusal("sanctum", "a Sanctum's square is never a spell target")
         if view.group_at(aim.coord) is not None:
             raise Refusal("square_occupied", f"{aim.coord} holds a group")
+        if kind == "terrain" and terrain_is_fixed(view.structure_at, aim.coord):
+            # Paid and wasted otherwise: nothing would change (D-SP7, G1).
+            raise Refusal(
+                "terrain_fixed",
+                f"{aim.coord}'s terrain cannot change: a structure stands there or it is a "
+                "Sanctum's entrance",
+            )
 
 
 def _allegiance(spell: SpellDef, side: Side, aim: Aim) -> None:
