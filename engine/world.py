@@ -542,6 +542,17 @@ class World:
         self._clear_square(at)
         return structure
 
+    def found_structure(
+        self, kind: StructureKind, at: Coord, side: Side, mana_type: str | None = None
+    ) -> Structure:
+        """``side`` founds a structure by a spell: +1 to its delta, as losing one counts -1 (I3,
+        seed 003: the delta is the change in the number of structures a side owns)."""
+        structure = self.create_structure(kind, at, side, mana_type)
+        self.player_map[side] = evolve(
+            self.player_map[side], captured=self.player_map[side].captured + 1
+        )
+        return structure
+
     def _clear_square(self, at: Coord) -> None:
         """Dispel the visible, dispellable spells on the square ``at`` (its terrain stays: a
         square's terrain is not a spell here, and a structure square is plains anyway)."""

@@ -276,7 +276,7 @@ def _create_structure(ctx: EffectContext, effect: Effect) -> None:
         return
     world = ctx.world
     primary = HOUSES[world.player(ctx.caster).house][0]
-    structure = world.create_structure("colony", aim.coord, ctx.caster, mana_type=primary)
+    structure = world.found_structure("colony", aim.coord, ctx.caster, mana_type=primary)
     world.add_spell("colony", ctx.caster, HostRef.structure(structure.id), helper=True)
 
 
