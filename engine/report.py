@@ -39,7 +39,10 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
     # spells (emitted by the spell phase)
     "spell_cast": "side, card, spell, target: a cast begins executing",
     "spell_executed": "side, card, spell, target: a cast succeeded",
-    "spell_squandered": "side, card, spell, target, reason: a cast squandered (paid, no effect)",
+    "spell_squandered": (
+        "side, card, spell, target, reason, code: a cast squandered (paid, or its failure cost"
+        " paid instead, and no effect); code is stable, reason is words"
+    ),
     "spell_fizzled": "side, card, spell, target, reason: an unpaid fizzle (nothing paid)",
     "spell_effect": "spell, text: one effect of a spell, in words",
     "spell_ended": "spell, uid, host, reason: an active spell left play",

@@ -22,7 +22,7 @@ Each cast ends in exactly one of three ways:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
@@ -177,24 +177,45 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Squander:
+    """Why a cast squanders: a stable ``code`` that logs, images and tests read, and the words."""
+
+    code: str
+    reason: str
+
+
+# A target named by id that is gone at execution was there when the orders were checked: it died,
+# was removed or was destroyed earlier in the turn (S11).
+_GONE_WORDS: Final = {
+    "group": "its target group died earlier in the turn",
+    "minion": "its target died earlier in the turn",
+    "structure": "its target structure was destroyed earlier in the turn",
+}
+
+
 def _squander_reason(
     world: World, c: _Cast, spell: SpellDef, carrier_minion: int | None
-) -> tuple[str | None, Aim | None]:
+) -> tuple[Squander | None, Aim | None]:
     content = world.content
     side = c.side
     if spell.once_per_game and spell.id in world.player(side).cast_log:
-        return "once per game: already cast", None
+        return Squander("once_per_game", "once per game: already cast"), None
     aim, problem = check_target(world, side, spell, c.order.target, content, carrier=carrier_minion)
     if problem is not None or aim is None:
-        return (problem.message if problem else "no target"), None
+        if problem is None:
+            return Squander("no_target", "no target"), None
+        if problem.code == "no_target" and c.order.target.kind in _GONE_WORDS:
+            return Squander("target_gone", _GONE_WORDS[c.order.target.kind]), None
+        return Squander(problem.code, problem.message), None
     if spell.requires_execution:
         bad = failing(spell.requires_execution, ReqContext(lookup(world), side, aim, content))
         if bad is not None:
-            return f"requirement failed: {bad.describe()}", aim
+            return Squander("requirement", f"requirement failed: {bad.describe()}"), aim
     if spell.type == "hero" and aim.coord is not None and not hero_room(world, side, aim.coord):
-        return "no room for the hero", aim
+        return Squander("no_room", "no room for the hero"), aim
     if not spell.instant and spell.visible and visible_copy_on(world, spell, host_for(spell, aim)):
-        return "a copy is already active on that target", aim
+        return Squander("copy_active", "a copy is already active on that target"), aim
     ward = _ward_stops(world, side, spell, aim)
     if ward is not None:
         uses = ward.get("uses_left")
@@ -205,7 +226,7 @@ def _squander_reason(
             end_spell(world, ward.uid, "spent")
         elif limit:
             world.update_spell(ward.with_data(uses_left=left))
-        return f"warded by {definition.name}", aim
+        return Squander("warded", f"warded by {definition.name}"), aim
     return None, aim
 
 
@@ -258,27 +279,31 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
     if resolved.carrier is not None and resolved.carrier.kind == "minion":
         ref = resolved.carrier.ref
         carrier_minion = ref if isinstance(ref, int) else None
-    reason, aim = _squander_reason(world, c, spell, carrier_minion)
-    if reason is None and duel is not None and aim is not None:
+    squander, aim = _squander_reason(world, c, spell, carrier_minion)
+    if squander is None and duel is not None and aim is not None:
         defender = side.other
         if aim.host == GLOBE or aim.owner == defender:
             dispel = duel.try_dispel(world.rng, defender, casting_roll)
             if dispel is not None and dispel > casting_roll:
-                reason = f"dispelled: roll {dispel} beat {casting_roll}"
-    world.pay(side, cost)
+                squander = Squander("dispelled", f"dispelled: roll {dispel} beat {casting_roll}")
+    # A spell with a failure cost pays it instead of its normal cost when it squanders (C7,
+    # seed 002: "they will instead take on the effect of the failure cost").
+    if squander is None or not spell.on_squander:
+        world.pay(side, cost)
     if card is not None:
         world.take_card(side, card.uid)
         # An active spell keeps its card in play until it leaves play (end_spell).
-        if reason is not None or spell.instant:
+        if squander is not None or spell.instant:
             world.put_card(side, card, "discard")
-    if reason is not None:
+    if squander is not None:
         world.emit(
             "spell_squandered",
             side=str(side),
             card=order.card_uid,
             spell=spell.id,
             target=target_text(order.target),
-            reason=reason,
+            reason=squander.reason,
+            code=squander.code,
         )
         if spell.on_squander:
             apply_effects(

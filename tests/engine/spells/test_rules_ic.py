@@ -231,8 +231,8 @@ def test_C6_prerequisite_failure_pays_and_discards():
     world2 = run(b2, {RED: [cast(fragile2, "minion", b2.minion_ids(g2)[0])]}, content)
     assert kinds(world2, "spell_squandered") == [("spell_squandered", "t_fragile", "red")]
     assert world2.player(RED).discard[-1].uid == fragile2
-    # C7: the failure effect took 3 Mystery; the cost (2 Order) was paid.
-    assert world2.player(RED).pool == Mana(order=0, mystery=2)
+    # C7: the failure effect took 3 Mystery instead of the normal cost (2 Order stay).
+    assert world2.player(RED).pool == Mana(order=2, mystery=2)
     assert hp(world2, b2.minion_ids(g2)[0]) == 7
 
 
