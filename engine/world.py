@@ -470,7 +470,10 @@ class World:
         return self.create_group(old.owner, at, (minion,), old.controller)
 
     def merge_groups(self, source_id: int, into_id: int) -> Group:
-        """Join ``source`` into ``into``; joining minions do not gain the group's spells (N12)."""
+        """Join ``source`` into ``into`` (N12): joining minions do not gain the group's spells,
+        and the joiner's group spells stay with its own minions. Each moves onto the merged group
+        reaching only the minions it reached before (D-SP10); where the merged group already
+        carries a visible copy of it (S10, D-SP8), the joiner's copy leaves play."""
         source = self.group_map[source_id]
         into = self.group_map[into_id]
         merged = into.with_minions((*into.minions, *source.minions))
@@ -479,7 +482,9 @@ class World:
         for m in source.minions:
             self._minion_group[m.id] = into_id
         del self.group_map[source_id]
-        self._end_spells_on(HostRef.group(source_id), "group_joined")
+        self._rehost_group_spells(
+            HostRef.group(source_id), HostRef.group(into_id), tuple(m.id for m in source.minions)
+        )
         self.emit("joined", group=source_id, into=into_id, side=str(into.owner), at=into.coord.name)
         return merged
 
@@ -901,12 +906,35 @@ class World:
     def _end_spells_on(self, host: HostRef, reason: str) -> None:
         """A host left play: its spells end (S8), their cards go to the discard pile."""
         uids = self._host_index().get(host) if self.spell_map else None
-        if not uids:
-            return
+        if uids:
+            self._end_spells(list(uids), reason)
+
+    def _end_spells(self, uids: list[int], reason: str) -> None:
         from engine.spells.effects import end_spell
 
-        for uid in list(uids):
+        for uid in uids:
             end_spell(self, uid, reason)
+
+    def _rehost_group_spells(self, old: HostRef, new: HostRef, members: tuple[int, ...]) -> None:
+        uids = self._host_index().get(old) if self.spell_map else None
+        if not uids:
+            return
+        stacked = []
+        for uid in list(uids):
+            spell = self.spell_map[uid]
+            definition = self.content.spells.get(spell.spell_id)
+            cumulative = definition is not None and definition.cumulative
+            if (
+                spell.visible
+                and not cumulative
+                and any(s.spell_id == spell.spell_id and s.visible for s in self.spells_on(new))
+            ):
+                stacked.append(uid)
+                continue
+            reached = spell.get("members")
+            kept = reached if isinstance(reached, tuple) else members
+            self.update_spell(evolve(spell.with_data(members=kept), host=new))
+        self._end_spells(stacked, "group_joined")
 
     # ------------------------------------------------------------------ broadcasting
 

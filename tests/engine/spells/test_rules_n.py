@@ -414,3 +414,20 @@ def test_N12_split_group_keeps_effects_joining_minion_gains_none():
     assert original.id == first
     assert effective_minion(world, joined, original).hand == 3
     assert effective_minion(world, joined, newcomer).hand == 2
+
+
+def test_N12_a_joining_group_keeps_its_spells_on_its_own_minions():
+    b = Board()
+    blessed = b.group(RED, "D3")
+    plain = b.group(RED, "D4")
+    b.active("fortitude", RED, HostRef.group(blessed), members=tuple(b.minion_ids(blessed)))
+    world = world_of(b.state())
+    [joiner] = b.minion_ids(blessed)
+    world.merge_groups(blessed, plain)
+    merged = world.group(plain)
+    assert merged is not None
+    assert [s.spell_id for s in world.spells_on(HostRef.group(plain))] == ["fortitude"]
+    host, newcomer = merged.minions
+    assert newcomer.id == joiner
+    assert effective_minion(world, merged, newcomer).armor == newcomer.armor + 1
+    assert effective_minion(world, merged, host).armor == host.armor
