@@ -488,6 +488,11 @@ class World:
         self.emit("joined", group=source_id, into=into_id, side=str(into.owner), at=into.coord.name)
         return merged
 
+    def force_move(self, group_id: int, at: Coord) -> None:
+        """A spell makes the group move to ``at`` in this turn's movement phase, in place of any
+        order its owner gave (pass I takes it in the owner's block, in initiative order)."""
+        self.forced_moves[group_id] = at
+
     def place_group(self, group_id: int, at: Coord) -> None:
         """Put a group on ``at`` without any check or event (movement and spells decide those)."""
         g = self.group_map[group_id]

@@ -173,7 +173,16 @@ def _force_move(ctx: EffectContext, effect: Effect) -> None:
     if not options:
         ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group had nowhere to go.")
         return
-    ctx.world.move_group(group.id, ctx.world.rng.choice(options))
+    # The group moves in the movement phase, in initiative order (seed 003's siege: an attacker
+    # holding initiative walks into a town still held, and is blocked; one without it follows
+    # the driven-out defenders in).
+    dest = ctx.world.rng.choice(options)
+    ctx.world.force_move(group.id, dest)
+    ctx.world.emit(
+        "spell_effect",
+        spell=ctx.spell.id,
+        text=f"The group must move to {dest.name} in the movement phase.",
+    )
 
 
 def _teleport(ctx: EffectContext, effect: Effect) -> None:

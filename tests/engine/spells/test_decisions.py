@@ -337,7 +337,7 @@ def test_D_SP21_a_lone_member_stays_where_it_is():
     assert holder is not None and holder.id == g and world.minion(minion) is not None
 
 
-def test_D_SP22_mirage_moves_the_group_to_a_free_neighbour():
+def test_D_SP22_mirage_makes_the_group_move_to_a_free_neighbour_in_the_movement_phase():
     b = Board()
     b.group(RED, "D3")
     g = b.group(BLUE, "D5")
@@ -345,7 +345,9 @@ def test_D_SP22_mirage_moves_the_group_to_a_free_neighbour():
     with_pool(b, RED)
     world = run(b, {RED: [cast(card, "group", g)]})
     group = world.group(g)
-    assert group is not None and group.coord.dist(at("D5")) == 1
+    # The spell phase leaves the group in place and names where it must go.
+    assert group is not None and group.coord == at("D5")
+    assert world.forced_moves[g].dist(at("D5")) == 1
 
 
 def test_D_SP12_turn_wide_events_reach_the_initiative_side_first():
