@@ -277,7 +277,7 @@ def test_C8_counter_cancels_an_enemy_active_spell_by_filter():
     b.active("fear", BLUE, HostRef.group(g), expires_turn=9)
     b.active("ostracize", BLUE, HostRef.group(g))
     b.active("mountain_climb", RED, HostRef.group(g), expires_turn=9)
-    card = b.card(RED, "star_chamber")
+    card = b.card(RED, "writ_of_annulment")
     with_pool(b, RED)
     world = run(b, {RED: [cast(card, "globe")]})
     left = [(s.spell_id, s.owner) for s in world.active_spells]
