@@ -11,7 +11,17 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from engine.coords import Coord
-from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Minion, Side, Structure
+from engine.state import (
+    GLOBE,
+    ActiveSpell,
+    GameState,
+    Group,
+    HostRef,
+    Minion,
+    Options,
+    Side,
+    Structure,
+)
 
 if TYPE_CHECKING:
     from engine.world import World
@@ -28,6 +38,8 @@ class StateLike(Protocol):
     def initiative(self) -> Side: ...
     @property
     def turn(self) -> int: ...
+    @property
+    def options(self) -> Options: ...
     def terrain_map(self) -> dict[Coord, str]: ...
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
-from engine.spells.duel import Duel, roll
+from engine.spells.duel import BOUND_HIGH_DICE, CAST_DICE, Duel, roll
 from engine.spells.effects import (
     SQUARE_EFFECTS,
     EffectContext,
@@ -41,7 +41,15 @@ from engine.spells.lookup import lookup
 from engine.spells.modifiers import effects_by_op, ids_with
 from engine.spells.primitives import Effect
 from engine.spells.requirements import ReqContext, failing
-from engine.spells.targeting import Aim, Resolved, cast_cost, check_target, resolve_cast
+from engine.spells.targeting import (
+    Aim,
+    Resolved,
+    cast_cost,
+    check_target,
+    high_turn_key,
+    is_high_power,
+    resolve_cast,
+)
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
 from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side
 
@@ -107,10 +115,10 @@ def _run(world: World, casts: dict[Side, list[CastOrder]], in_play: dict[int, Ac
     pending = _resolve_all(world, casts)
     duel = None
     if world.options.magic_duel:
-        plan: dict[Side, list[tuple[int, bool, bool]]] = {}
+        plan: dict[Side, list[tuple[int, int]]] = {}
         for c in pending:
-            uses = c.resolved is not None and c.resolved.source != "bound"
-            plan.setdefault(c.side, []).append((c.index, uses, c.order.boosted))
+            if c.resolved is not None:
+                plan.setdefault(c.side, []).append((c.index, dice_needed(c.resolved, c.order)))
         duel = Duel.plan(plan)
     for rank in SPEEDS:
         first, second = world.initiative_order()
@@ -123,6 +131,15 @@ def _run(world: World, casts: dict[Side, list[CastOrder]], in_play: dict[int, Ac
                     active = execute_cast(world, c, duel)
                     if active is not None and active.card_uid is not None:
                         in_play[active.uid] = active
+
+
+def dice_needed(resolved: Resolved, order: CastOrder) -> int:
+    """The magic dice a cast commits in a duel (N10, D-SP15): a bound spell's higher power level
+    takes one more (N8, seed 004), as a boost does for a cast from hand."""
+    spell = resolved.spell
+    if resolved.source == "bound":
+        return BOUND_HIGH_DICE if is_high_power(spell, order) else CAST_DICE
+    return CAST_DICE + (1 if order.boosted else 0)
 
 
 def _fizzle(world: World, c: _Cast, spell_id: str, reason: str) -> None:
@@ -259,18 +276,21 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
         return None
     casting_roll = 0
     if duel is not None:
-        if resolved.source == "bound":
-            casting_roll = order.power or 0
-        else:
-            dice = duel.casting_dice(side, c.index)
-            if dice == 0:
-                _fizzle(world, c, spell.id, "no magic dice left")
-                return None
-            casting_roll = roll(world.rng, dice)
+        dice = duel.casting_dice(side, c.index)
+        if dice == 0:
+            _fizzle(world, c, spell.id, "no magic dice left")
+            return None
+        casting_roll = roll(world.rng, dice)
+        if resolved.source != "bound":
             value = spell.casting_value + (2 if order.boosted else 0)
             if casting_roll < value:
                 _fizzle(world, c, spell.id, f"casting roll {casting_roll} below {value}")
                 return None
+    uid = resolved.carrier_uid
+    holder = world.spell_map.get(uid) if uid is not None else None
+    if duel is None and holder is not None and is_high_power(spell, order):
+        # The higher level's price in classic: its holder rests it next turn (D-SP14).
+        world.update_spell(holder.with_data(**{high_turn_key(spell.id): world.turn}))
     cost = cast_cost(spell, order, world.turn, resolved.source)
     if not world.player(side).pool.covers(cost):
         _fizzle(world, c, spell.id, f"the pool no longer covers {cost}")

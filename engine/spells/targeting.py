@@ -301,6 +301,18 @@ class Resolved:
     source: str  # "hand", "hereditary" or "bound"
     carrier: HostRef | None = None  # the bound spell's holder (an active spell's host)
     carrier_uid: int | None = None
+    # The turn the holder last cast this bound spell at its higher power level (D-SP14).
+    high_turn: int | None = None
+
+
+def high_turn_key(spell_id: str) -> str:
+    """The carrier's data key for the turn it last cast ``spell_id`` at the higher level."""
+    return f"high:{spell_id}"
+
+
+def is_high_power(spell: SpellDef, cast: CastOrder) -> bool:
+    """Is ``cast`` a bound cast at its spell's higher power level (N8)?"""
+    return spell.power is not None and cast.power == spell.power[1]
 
 
 def resolve_cast(
@@ -324,7 +336,9 @@ def resolve_cast(
                 continue
             ref = carrier.host.ref if isinstance(carrier.host.ref, int) else None
             if cast.bound_source in (carrier.uid, ref):
-                return Resolved(spells[bound_id], "bound", carrier.host, carrier.uid)
+                last = carrier.get(high_turn_key(bound_id))
+                high_turn = last if isinstance(last, int) and not isinstance(last, bool) else None
+                return Resolved(spells[bound_id], "bound", carrier.host, carrier.uid, high_turn)
         return Problem("bound_source", f"nothing of yours carries {spells[cast.spell_id].name}")
     if cast.card_uid == 0 and cast.spell_id is not None:
         spell = spells.get(cast.spell_id)
@@ -473,6 +487,19 @@ def validate_casts(
                     Problem("bound_once", f"{spell.name} is cast once per turn by its holder"),
                 )
             bound_used.add(key)
+            if (
+                not state.options.magic_duel
+                and is_high_power(spell, cast)
+                and resolved.high_turn == state.turn - 1
+            ):
+                add(
+                    index,
+                    Problem(
+                        "bound_resting",
+                        f"{spell.name} was cast at its higher power level last turn: this turn "
+                        "its holder may cast it only at the lower level",
+                    ),
+                )
             continue
         learned = spell.spell_class in ("learned", "hereditary")
         if learned and not spell.replicable:

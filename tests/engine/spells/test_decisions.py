@@ -379,13 +379,9 @@ def test_D_SP4_a_spell_whose_host_dies_later_in_the_phase_sends_its_card_to_the_
 def test_D_SP15_duel_dice_are_committed_in_issue_order_and_the_rest_dispel():
     from engine.spells.duel import Duel
 
-    duel = Duel.plan(
-        {
-            RED: [(0, True, False), (1, False, False), (2, True, True), (3, True, False)],
-            BLUE: [(0, True, False)],
-        }
-    )
-    # Red: 2 dice, a bound cast (none), 3 for the boosted one, 1 left: too few for the last.
+    # Red: a plain cast (2 dice), a boosted one (3), then a bound spell's higher level (3): too
+    # few are left for the last, which gets none; 1 die is left to dispel with.
+    duel = Duel.plan({RED: [(0, 2), (2, 3), (3, 3)], BLUE: [(0, 2)]})
     assert [duel.casting_dice(RED, i) for i in range(4)] == [2, 0, 3, 0]
     assert duel.dispel == {RED: 1, BLUE: 4}
     import random
