@@ -53,6 +53,7 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
     "blocked": "group, side, from, to, reason: a move order failed a check of pass I",
     "bounced": "group, side, from, to, reason: a group bounced back in pass II",
     "joined": "group, into, side, at: a group merged into a friendly group",
+    "split": "group, new, side, at: a spell split a member out of a group into a new group on at",
     "moonwalk_failed": "group, side, at: a bounce found no square; the group left the game",
     # combat
     "combat": "at, against, groups, sides: a fight begins between two groups",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
+from engine.spells.hosts import split_group
 from engine.spells.lookup import invalidate, lookup
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.targeting import Aim, aim_of_host
@@ -354,15 +355,32 @@ def _draw(ctx: EffectContext, effect: Effect) -> None:
 
 def _discard(ctx: EffectContext, effect: Effect) -> None:
     world = ctx.world
-    enemy = ctx.caster.other
+    side = ctx.caster if effect.params.text("who", "enemy") == "caster" else ctx.caster.other
     for _ in range(effect.params.num("count", 1)):
-        hand = world.player(enemy).hand
+        hand = world.player(side).hand
         if not hand:
             return
         card = world.rng.choice(hand)
-        world.take_card(enemy, card.uid)
-        world.put_card(enemy, card, "discard")
-        world.emit("discarded", side=str(enemy), card=card.uid, spell=card.spell_id)
+        world.take_card(side, card.uid)
+        world.put_card(side, card, "discard")
+        world.emit("discarded", side=str(side), card=card.uid, spell=card.spell_id)
+
+
+def _split(ctx: EffectContext, effect: Effect) -> None:
+    group = affected_group(ctx)
+    if group is None or len(group.minions) < 2:
+        ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group is too small to split.")
+        return
+    from engine.spells.modifiers import group_walks
+
+    walks = group_walks(ctx.world, group)
+    options = [n for n in group.coord.neighbours() if enterable(ctx.world, group, n, walks)]
+    if not options:
+        ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group had nowhere to split.")
+        return
+    at = ctx.world.rng.choice(options)
+    new = split_group(ctx.world, group.minions[-1].id, at)
+    ctx.world.emit("split", group=group.id, new=new.id, side=str(group.owner), at=at.name)
 
 
 def matches_filter(
@@ -565,6 +583,7 @@ APPLY: dict[str, Callable[[EffectContext, Effect], None]] = {
     "drain_mana": _drain_mana,
     "draw": _draw,
     "discard": _discard,
+    "split": _split,
     "dispel": _dispel,
     "counter": _counter,
     "swap_initiative": _swap_initiative,

@@ -21,7 +21,7 @@ Each cast ends in exactly one of three ways:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
@@ -256,6 +256,9 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
         return None
     resolved = c.resolved
     spell = resolved.spell
+    if resolved.source != "bound" and spell.power is not None:
+        # A bound spell cast from hand works at its lower power level (N5, N8).
+        order = replace(order, power=spell.power_from_hand())
     world.emit(
         "spell_cast",
         side=str(side),

@@ -385,7 +385,7 @@ def _cast_problems(
         problems.append(
             Problem("not_castable", f"{spell.name} is an attribute: it is cast only with others")
         )
-    if spell.spell_class == "bound" and resolved.source != "bound":
+    if spell.spell_class == "bound" and resolved.source != "bound" and not spell.deckable:
         problems.append(Problem("not_castable", f"{spell.name} is cast only by its holder"))
     if cast.boosted:
         if resolved.source == "bound":
