@@ -13,12 +13,12 @@ from engine.content import load_content
 from engine.coords import Coord, coord
 from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
-from engine.queries import movable, moves, walks
+from engine.queries import movable, walks
 from engine.setup import turn_rng
 from engine.state import GameState, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
-from engine.validate import in_range
+from engine.validate import in_range, ranges_at_movement
 from engine.world import World
 
 if TYPE_CHECKING:
@@ -40,11 +40,13 @@ def legal_moves(
     content = content or load_content()
     terrain = state.terrain_map()
     hostile_at = {g.coord for g in state.groups if g.owner != side}
+    # The range when movement comes, counting no cast of this turn's (D-MOVE-RANGE).
+    ranges = ranges_at_movement(state, side, (), content)
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
         if group.owner != side or group.controller != side or not movable(state, group):
             continue
-        reach = moves(state, group)
+        reach = ranges[group.id]
         group_walks = walks(state, group)
         dests = []
         for dy in range(-reach, reach + 1):
