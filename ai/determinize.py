@@ -133,6 +133,7 @@ def determinize(view: PlayerView, rng: random.Random, content: Content) -> GameS
             cast_turn=s.cast_turn,
             visible=s.visible,
             helper=bool((d := content.spells.get(s.spell_id)) and d.helper),
+            data=s.data,
         )
         for s in view.spells
     )

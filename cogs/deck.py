@@ -12,7 +12,7 @@ from cogs.errors import RefusalError
 from cogs.runtime import Runtime, runtime_of
 from cogs.split import clip, paged_embeds, send_embeds
 from engine.content import Content
-from engine.setup import DECK_CLASSES, MAX_COPIES, MIN_DECK
+from engine.setup import MAX_COPIES, MIN_DECK
 from service.decks import deck_text
 
 STARTER_PREFIX = "starter:"
@@ -32,9 +32,7 @@ def starter_spells(house: str, content: Content) -> list[str]:
         h = content.houses[spell_house]
         return {t for t, n in ((h.primary, primary), (h.secondary, secondary)) if n}
 
-    deckable = [
-        s for s in content.spells.values() if s.spell_class in DECK_CLASSES and not s.helper
-    ]
+    deckable = [s for s in content.spells.values() if s.deckable]
     deckable.sort(
         key=lambda s: (
             s.house != house,

@@ -260,6 +260,9 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
         f"{log.who(e.get('side'))}: a group bounced back to {e.get('from')}{log.reason(e)}"
     ),
     "joined": lambda log, e: f"{log.who(e.get('side'))}: two groups joined on {e.get('at')}",
+    "split": lambda log, e: (
+        f"{log.who(e.get('side'))}: a group split, one member stepping to {e.get('at')}"
+    ),
     "moonwalk_failed": lambda log, e: (
         f"{log.who(e.get('side'))}: {log.group(e.get('group'))} found no square and left the game"
     ),

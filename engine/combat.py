@@ -234,6 +234,12 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
     )
 
 
+def _nation_bonus(fighter: _Fighter, mode: str, number: int) -> int:
+    """The nation's extra damage for a strike in ``mode`` in round ``number`` (digest 7.4)."""
+    bonus = fighter.bonus
+    return bonus[2] if bonus is not None and bonus[0] == mode and bonus[1] == number else 0
+
+
 def _stop(sides: tuple[list[_Fighter], list[_Fighter]], renew_armor: bool) -> str | None:
     """Why the fight ends before this round ("destroyed": a side has no minion left;
     "no_combatant": nobody can strike), or None; renews armor for the round when asked."""
@@ -280,16 +286,18 @@ def _round(
                 if attacker.missile <= 0:
                     continue
                 mode, base = "missile", attacker.missile
-            elif attacker.hand > 0:
-                mode, base = "hand", attacker.hand
-            elif attacker.missile > 0:
-                mode, base = "missile", attacker.missile
+            elif attacker.hand > 0 or attacker.missile > 0:
+                # From round 2 a minion strikes with its better mode, so a spell that raises one
+                # damage value never makes it strike weaker (D-COMBAT-MODE); a tie is hand.
+                mode, base = (
+                    ("hand", attacker.hand)
+                    if attacker.hand + _nation_bonus(attacker, "hand", number)
+                    >= attacker.missile + _nation_bonus(attacker, "missile", number)
+                    else ("missile", attacker.missile)
+                )
             else:
                 continue
-            damage = base + attacker.level
-            bonus = attacker.bonus
-            if bonus is not None and bonus[0] == mode and bonus[1] == number:
-                damage += bonus[2]
+            damage = base + attacker.level + _nation_bonus(attacker, mode, number)
             as_attacker = attacker.as_attacker
             mode_pair = _MODE_PAIRS[mode]
             for _ in range(attacker.attacks):

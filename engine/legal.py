@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from engine.coords import Coord, coord
 from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
-from engine.queries import movable, moves, walks
+from engine.queries import movable, walks
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.modifiers import bound_spells
@@ -20,7 +20,7 @@ from engine.spells.targeting import cast_cost, legal_targets, validate_casts
 from engine.state import GameState, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
-from engine.validate import in_range
+from engine.validate import in_range, ranges_at_movement
 from engine.world import World
 
 if TYPE_CHECKING:
@@ -39,11 +39,13 @@ def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, lis
     """
     terrain = state.terrain_map()
     hostile_at = {g.coord for g in state.groups if g.owner != side}
+    # The range when movement comes, counting no cast of this turn's (D-MOVE-RANGE).
+    ranges = ranges_at_movement(state, side, (), content)
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
         if group.owner != side or group.controller != side or not movable(state, group, content):
             continue
-        reach = moves(state, group, content)
+        reach = ranges[group.id]
         group_walks = walks(state, group, content)
         dests = []
         for dy in range(-reach, reach + 1):

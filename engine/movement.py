@@ -66,14 +66,6 @@ def _order_moves(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> lis
     return [_Move(gid, dest, rank) for rank, (gid, dest) in enumerate(planned)]
 
 
-def _reach(
-    world: World, group: Group, move: _Move, ranges: dict[tuple[int, Coord], int] | None
-) -> int:
-    """The range the move is judged by: the order's (D-MOVE-RANGE), else the group's now."""
-    ordered = ranges.get((group.id, move.dest)) if ranges else None
-    return moves(world, group) if ordered is None else ordered
-
-
 def joinable(world: World, a: Group, b: Group) -> bool:
     """Digest 8.1: two friendly player-controlled recruit groups of 8 or fewer, no spell against."""
     return (
@@ -87,28 +79,9 @@ def joinable(world: World, a: Group, b: Group) -> bool:
     )
 
 
-def order_ranges(
-    world: World, orders: dict[Side, tuple[MoveOrder, ...]]
-) -> dict[tuple[int, Coord], int]:
-    """Each ordered move's range, by group and destination, as the orders were given
-    (D-MOVE-RANGE): read before the spell phase, which may end the one-turn speed spell the
-    move was ordered under."""
-    ranges = {}
-    for side_orders in orders.values():
-        for order in side_orders:
-            group = world.group(order.group_id)
-            if group is not None:
-                ranges[(group.id, order.dest)] = moves(world, group)
-    return ranges
-
-
-def resolve_movement(
-    world: World,
-    orders: dict[Side, tuple[MoveOrder, ...]],
-    ranges: dict[tuple[int, Coord], int] | None = None,
-) -> None:
-    """Both passes of movement (G6). ``ranges`` holds the ordered groups' ranges from
-    :func:`order_ranges`; a forced move, or a group without one, uses its range now."""
+def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> None:
+    """Both passes of movement (G6). A move is judged by the group's range now, when it moves
+    (D-MOVE-RANGE): after the spell phase, with this turn's speed spells in play."""
     planned = _order_moves(world, orders)
     origin: dict[int, Coord] = {}
     rank: dict[int, int] = {}
@@ -127,7 +100,7 @@ def resolve_movement(
             reason = "off_board"
         elif not movable(world, group):
             reason = "cannot_move"
-        elif not in_range(group, move.dest.x, move.dest.y, _reach(world, group, move, ranges)):
+        elif not in_range(group, move.dest.x, move.dest.y, moves(world, group)):
             reason = "too_far"
         at = start
         if not reason:

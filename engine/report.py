@@ -39,7 +39,10 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
     # spells (emitted by the spell phase)
     "spell_cast": "side, card, spell, target: a cast begins executing",
     "spell_executed": "side, card, spell, target: a cast succeeded",
-    "spell_squandered": "side, card, spell, target, reason: a cast squandered (paid, no effect)",
+    "spell_squandered": (
+        "side, card, spell, target, reason, code: a cast squandered (paid, or its failure cost"
+        " paid instead, and no effect); code is stable, reason is words"
+    ),
     "spell_fizzled": "side, card, spell, target, reason: an unpaid fizzle (nothing paid)",
     "spell_effect": "spell, text: one effect of a spell, in words",
     "spell_ended": "spell, uid, host, reason: an active spell left play",
@@ -50,6 +53,7 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
     "blocked": "group, side, from, to, reason: a move order failed a check of pass I",
     "bounced": "group, side, from, to, reason: a group bounced back in pass II",
     "joined": "group, into, side, at: a group merged into a friendly group",
+    "split": "group, new, side, at: a spell split a member out of a group into a new group on at",
     "moonwalk_failed": "group, side, at: a bounce found no square; the group left the game",
     # combat
     "combat": "at, against, groups, sides: a fight begins between two groups",

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 MIN_DECK: Final = 30
 MAX_COPIES: Final = 4
 START_RECRUITS: Final = ("swordsman", "swordsman", "archer", "archer")
-DECK_CLASSES: Final = ("standard", "learned")
 
 
 class SetupError(ValueError):
@@ -57,7 +56,7 @@ def check_deck(deck: Sequence[str], content: Content) -> list[str]:
     problems: list[str] = []
     for spell_id in sorted(set(deck)):
         spell = content.spells.get(spell_id)
-        if spell is not None and (spell.helper or spell.spell_class not in DECK_CLASSES):
+        if spell is not None and not spell.deckable:
             problems.append(f"{spell_id} cannot be put in a deck ({_why_not(spell)})")
     if len(deck) < MIN_DECK:
         problems.append(f"a deck needs at least {MIN_DECK} spells; this one has {len(deck)}")
@@ -74,6 +73,8 @@ def _why_not(spell: SpellDef) -> str:
         return "it is a helper spell"
     if spell.spell_class == "hereditary":
         return "hereditary spells are always available to their house"
+    if spell.spell_class == "bound":
+        return "a bound spell without a cost is cast only by its holder"
     return f"{spell.spell_class} spells are never held in hand"
 
 
@@ -81,7 +82,7 @@ def default_deck(house: str, content: Content) -> list[str]:
     """A legal 30-spell deck built around ``house`` (its own spells first, up to 4 copies each,
     then other houses' spells in id order): for quick matches and computer players."""
     eligible = sorted(
-        (s for s in content.spells.values() if not s.helper and s.spell_class in DECK_CLASSES),
+        (s for s in content.spells.values() if s.deckable),
         key=lambda s: (s.house != house, s.id),
     )
     deck: list[str] = []

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from engine.combat import resolve_combat
-from engine.movement import order_ranges, resolve_movement
+from engine.movement import resolve_movement
 from engine.orders import CastOrder, Orders, Problem
 from engine.report import TurnReport
 from engine.rng import turn_rng
@@ -62,10 +62,9 @@ def resolve_turn(
     for side in SIDES:
         _discard(world, side, orders[side])
     moves = {side: orders[side].moves for side in SIDES}
-    ranges = order_ranges(world, moves)
     run_spell_phase(world, {side: _castable(world, side, orders[side]) for side in SIDES})
     if world.result is None:
-        resolve_movement(world, moves, ranges)
+        resolve_movement(world, moves)
         resolve_combat(world)
         world.broadcast("end_of_turn")
     world.forced_moves.clear()

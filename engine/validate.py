@@ -6,15 +6,16 @@ creates (a new group, named by its square) and spend mana it adds (digest 4.3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.coords import Coord
-from engine.orders import ManaChoice, MoveOrder, Orders, Problem
+from engine.orders import CastOrder, ManaChoice, MoveOrder, Orders, Problem
 from engine.queries import movable, moves
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.targeting import validate_casts
-from engine.state import MANA_TYPES, GameState, Group, Side
+from engine.state import MANA_TYPES, ActiveSpell, GameState, Group, Side, evolve
 from engine.training import apply_training
 from engine.world import World
 
@@ -32,8 +33,9 @@ def validate_orders(
     problems = apply_training(world, side, orders.trains)
     problems += _discard_problems(state, side, orders)
     seen: set[int] = set()
+    reach = ranges_at_movement(world.state, side, orders.casts, content)
     for index, move in enumerate(orders.moves):
-        problem = move_problem(world, side, move, index, seen)
+        problem = move_problem(world, side, move, index, seen, reach=reach)
         if problem is not None:
             problems.append(problem)
     problems += validate_casts(world.state, side, list(orders.casts), content)
@@ -93,8 +95,67 @@ def in_range(group: Group, dest_x: int, dest_y: int, moves: int) -> bool:
     return 0 < max(dx, dy) <= moves
 
 
+def ranges_at_movement(
+    state: GameState, side: Side, casts: Sequence[CastOrder], content: Content
+) -> dict[int, int]:
+    """Each of ``side``'s groups' range when this turn's movement comes (D-MOVE-RANGE, N12).
+
+    The spell phase runs before movement: the one-turn speed spells that end at its start no
+    longer help, and a speed spell the side casts on its own group this turn (Forced March) does,
+    if it lands; a move that counted on it is blocked as too far when it does not.
+    """
+    lasting = tuple(s for s in state.active_spells if not _expires_by(s, state.turn))
+    after = (
+        state if len(lasting) == len(state.active_spells) else evolve(state, active_spells=lasting)
+    )
+    bonus = _speed_casts(state, side, casts, content)
+    return {
+        g.id: moves(after, g, content) + bonus.get(g.id, 0) for g in state.groups if g.owner == side
+    }
+
+
+def _expires_by(spell: ActiveSpell, turn: int) -> bool:
+    until = spell.get("expires_turn")
+    return isinstance(until, int) and not isinstance(until, bool) and until <= turn
+
+
+def _speed_casts(
+    state: GameState, side: Side, casts: Sequence[CastOrder], content: Content
+) -> dict[int, int]:
+    """Group id -> the moves that ``side``'s casts on its own groups add this turn."""
+    hand = {c.uid: c.spell_id for c in state.player(side).hand}
+    bonus: dict[int, int] = {}
+    for cast in casts:
+        spell_id = cast.spell_id if cast.spell_id is not None else hand.get(cast.card_uid)
+        spell = content.spells.get(spell_id) if spell_id is not None else None
+        if spell is None or cast.target.kind != "group":
+            continue
+        ref = cast.target.ref
+        group = state.group_at(ref) if isinstance(ref, Coord) else None
+        group_id = group.id if group is not None else ref
+        if not isinstance(group_id, int):
+            continue
+        added = sum(
+            e.params.num("amount")
+            for e in spell.effects
+            if e.op == "modify"
+            and e.params.text("stat") == "moves"
+            and e.params.text("op", "add") == "add"
+            and e.params.num("amount") > 0
+        )
+        if added:
+            bonus[group_id] = bonus.get(group_id, 0) + added
+    return bonus
+
+
 def move_problem(
-    world: World, side: Side, move: MoveOrder, index: int, seen: set[int]
+    world: World,
+    side: Side,
+    move: MoveOrder,
+    index: int,
+    seen: set[int],
+    *,
+    reach: dict[int, int],
 ) -> Problem | None:
     def problem(code: str, message: str) -> Problem:
         return Problem(code, message, index, "moves")
@@ -120,9 +181,9 @@ def move_problem(
         return problem("same_square", f"the group is already on {move.dest.name}")
     if not movable(world, group):
         return problem("cannot_move", f"the group on {group.coord.name} cannot move this turn")
-    reach = moves(world, group)
-    if not in_range(group, move.dest.x, move.dest.y, reach):
-        where = "one square up, down, left or right" if reach <= 1 else f"{reach} squares"
+    steps = reach.get(group.id, 1)
+    if not in_range(group, move.dest.x, move.dest.y, steps):
+        where = "one square up, down, left or right" if steps <= 1 else f"{steps} squares"
         return problem(
             "too_far",
             f"the group on {group.coord.name} can move {where}, not to {move.dest.name}",

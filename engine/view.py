@@ -19,6 +19,7 @@ from engine.state import (
     GameState,
     Group,
     HostRef,
+    JsonValue,
     Mana,
     Result,
     Side,
@@ -40,6 +41,12 @@ class SpellView:
     host: HostRef
     visible: bool
     cast_turn: int
+    # The spell's counters as the viewer may know them: the turn it expires, a ward's uses left,
+    # the members a group spell reaches, when a bound spell was last cast at its higher level.
+    data: tuple[tuple[str, JsonValue], ...] = ()
+
+    def get(self, key: str, default: JsonValue = None) -> JsonValue:
+        return dict(self.data).get(key, default)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -49,6 +56,7 @@ class SpellView:
             "host": self.host.to_dict(),
             "visible": self.visible,
             "cast_turn": self.cast_turn,
+            "data": {k: list(v) if isinstance(v, tuple) else v for k, v in self.data},
         }
 
 
@@ -162,7 +170,7 @@ def view_for(state: GameState, side: Side | None, content: Content) -> PlayerVie
         structures=state.structures,
         groups=state.groups,
         spells=tuple(
-            SpellView(s.uid, s.spell_id, s.owner, s.host, s.visible, s.cast_turn)
+            SpellView(s.uid, s.spell_id, s.owner, s.host, s.visible, s.cast_turn, s.data)
             for s in state.active_spells
             if _can_see(s, side)
         ),

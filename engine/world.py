@@ -499,7 +499,10 @@ class World:
         return self.create_group(old.owner, at, (minion,), old.controller)
 
     def merge_groups(self, source_id: int, into_id: int) -> Group:
-        """Join ``source`` into ``into``; joining minions do not gain the group's spells (N12)."""
+        """Join ``source`` into ``into`` (N12): joining minions do not gain the group's spells,
+        and the joiner's group spells stay with its own minions. Each moves onto the merged group
+        reaching only the minions it reached before (D-SP10); where the merged group already
+        carries a visible copy of it (S10, D-SP8), the joiner's copy leaves play."""
         source = self.group_map[source_id]
         into = self.group_map[into_id]
         merged = into.with_minions((*into.minions, *source.minions))
@@ -508,9 +511,16 @@ class World:
         for m in source.minions:
             self._minion_group[m.id] = into_id
         del self.group_map[source_id]
-        self._end_spells_on(HostRef.group(source_id), "group_joined")
+        self._rehost_group_spells(
+            HostRef.group(source_id), HostRef.group(into_id), tuple(m.id for m in source.minions)
+        )
         self.emit("joined", group=source_id, into=into_id, side=str(into.owner), at=into.coord.name)
         return merged
+
+    def force_move(self, group_id: int, at: Coord) -> None:
+        """A spell makes the group move to ``at`` in this turn's movement phase, in place of any
+        order its owner gave (pass I takes it in the owner's block, in initiative order)."""
+        self.forced_moves[group_id] = at
 
     def place_group(self, group_id: int, at: Coord) -> None:
         """Put a group on ``at`` without any check or event (movement and spells decide those)."""
@@ -569,6 +579,17 @@ class World:
             side=str(owner),
         )
         self._clear_square(at)
+        return structure
+
+    def found_structure(
+        self, kind: StructureKind, at: Coord, side: Side, mana_type: str | None = None
+    ) -> Structure:
+        """``side`` founds a structure by a spell: +1 to its delta, as losing one counts -1 (I3,
+        seed 003: the delta is the change in the number of structures a side owns)."""
+        structure = self.create_structure(kind, at, side, mana_type)
+        self.player_map[side] = evolve(
+            self.player_map[side], captured=self.player_map[side].captured + 1
+        )
         return structure
 
     def _clear_square(self, at: Coord) -> None:
@@ -921,11 +942,34 @@ class World:
     def _end_spells_on(self, host: HostRef, reason: str) -> None:
         """A host left play: its spells end (S8), their cards go to the discard pile."""
         uids = self.host_index().get(host) if self.spell_map else None
+        if uids:
+            self._end_spells(list(uids), reason)
+
+    def _end_spells(self, uids: list[int], reason: str) -> None:
+        end_spell = self.hooks.end_spell
+        for uid in uids:
+            end_spell(self, uid, reason)
+
+    def _rehost_group_spells(self, old: HostRef, new: HostRef, members: tuple[int, ...]) -> None:
+        uids = self.host_index().get(old) if self.spell_map else None
         if not uids:
             return
-        end_spell = self.hooks.end_spell
+        stacked = []
         for uid in list(uids):
-            end_spell(self, uid, reason)
+            spell = self.spell_map[uid]
+            definition = self.content.spells.get(spell.spell_id)
+            cumulative = definition is not None and definition.cumulative
+            if (
+                spell.visible
+                and not cumulative
+                and any(s.spell_id == spell.spell_id and s.visible for s in self.spells_on(new))
+            ):
+                stacked.append(uid)
+                continue
+            reached = spell.get("members")
+            kept = reached if isinstance(reached, tuple) else members
+            self.update_spell(evolve(spell.with_data(members=kept), host=new))
+        self._end_spells(stacked, "group_joined")
 
     # ------------------------------------------------------------------ broadcasting
 

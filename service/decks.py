@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.content import Content, load_content
-from engine.setup import DECK_CLASSES, MAX_COPIES, MIN_DECK
+from engine.setup import MAX_COPIES, MIN_DECK
 from service.clock import Clock, to_ms
 from service.errors import InvalidDeckError, NotFoundError, WrongStateError
 from storage import ConflictError, DeckRecord, Store
@@ -95,7 +95,7 @@ def check_deck(house: str, spells: Sequence[str], content: Content) -> DeckCheck
                     spell_id,
                 )
             )
-        if spell.spell_class not in DECK_CLASSES or spell.helper:
+        if not spell.deckable:
             what = "a helper spell" if spell.helper else f"a {spell.spell_class} spell"
             problems.append(
                 DeckProblem(

@@ -239,6 +239,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "engine.spells.vocab",
                 "engine.spells.params",
                 "engine.tables",
+                "engine.squares",
             }
         ),
     ),

@@ -3,11 +3,13 @@
 Each side gets :data:`DICE_PER_TURN` dice each spell phase. Every cast from hand (or of a
 hereditary spell) commits :data:`CAST_DICE` dice (one more when boosted), in issue order, while
 dice last; a cast left without dice is an unpaid fizzle. At execution it rolls its dice and must
-reach the spell's casting value, or it fizzles unpaid. Dice a side did not commit to its own
-casts are its dispel dice: when an enemy spell executes against one of its hosts (its minion,
-group or structure) or the globe, it commits :data:`DISPEL_DICE` of them, if it has that many,
-and the spell squanders when the dispel roll beats the casting roll. Bound spells always pass
-and their casting roll is the chosen power level. Dice are rolled from the turn's generator in
+reach the spell's casting value, or it fizzles unpaid. A bound spell commits :data:`CAST_DICE`
+dice at its lower power level and :data:`BOUND_HIGH_DICE` at its higher one (seed 004: "3 magic
+dice instead of 2"); it needs no casting value, and its roll of those dice is its casting roll,
+on the same scale as a dispel roll. Dice a side did not commit to its own casts are its dispel
+dice: when an enemy spell executes against one of its hosts (its minion, group or structure) or
+the globe, it commits :data:`DISPEL_DICE` of them, if it has that many, and the spell squanders
+when the dispel roll beats the casting roll. Dice are rolled from the turn's generator in
 execution order: casting dice first, then dispel dice.
 """
 
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
 
 DICE_PER_TURN = 6
 CAST_DICE = 2
+BOUND_HIGH_DICE = 3
 DISPEL_DICE = 2
 
 
@@ -38,15 +41,12 @@ class Duel:
     dispel: dict[Side, int] = field(default_factory=dict)
 
     @staticmethod
-    def plan(casts: dict[Side, list[tuple[int, bool, bool]]]) -> Duel:
-        """``casts[side]`` lists (order index, uses dice, boosted) in issue order."""
+    def plan(casts: dict[Side, list[tuple[int, int]]]) -> Duel:
+        """``casts[side]`` lists (order index, dice the cast needs) in issue order."""
         duel = Duel()
         for side in (Side.RED, Side.BLUE):
             left = DICE_PER_TURN
-            for index, uses_dice, boosted in casts.get(side, []):
-                if not uses_dice:
-                    continue
-                need = CAST_DICE + (1 if boosted else 0)
+            for index, need in casts.get(side, []):
                 if left >= need:
                     duel.committed[(side, index)] = need
                     left -= need

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.spells.aim import Aim, aim_of_host
+from engine.spells.hosts import split_group
 from engine.spells.lookup import lookup
 from engine.spells.modifiers import can_join, group_walks, initiative_lock
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.specials import HANDLERS
 from engine.spells.vocab import HOUSES, MANA_TYPES
+from engine.squares import terrain_is_fixed
 from engine.state import (
     GLOBE,
     NEUTRAL,
@@ -176,7 +178,16 @@ def _force_move(ctx: EffectContext, effect: Effect) -> None:
     if not options:
         ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group had nowhere to go.")
         return
-    ctx.world.move_group(group.id, ctx.world.rng.choice(options))
+    # The group moves in the movement phase, in initiative order (seed 003's siege: an attacker
+    # holding initiative walks into a town still held, and is blocked; one without it follows
+    # the driven-out defenders in).
+    dest = ctx.world.rng.choice(options)
+    ctx.world.force_move(group.id, dest)
+    ctx.world.emit(
+        "spell_effect",
+        spell=ctx.spell.id,
+        text=f"The group must move to {dest.name} in the movement phase.",
+    )
 
 
 def _teleport(ctx: EffectContext, effect: Effect) -> None:
@@ -277,7 +288,7 @@ def _create_structure(ctx: EffectContext, effect: Effect) -> None:
         return
     world = ctx.world
     primary = HOUSES[world.player(ctx.caster).house][0]
-    structure = world.create_structure("colony", aim.coord, ctx.caster, mana_type=primary)
+    structure = world.found_structure("colony", aim.coord, ctx.caster, mana_type=primary)
     world.add_spell("colony", ctx.caster, HostRef.structure(structure.id), helper=True)
 
 
@@ -303,7 +314,7 @@ def _change_terrain(ctx: EffectContext, effect: Effect) -> None:
             weights = [("plains", 1.0)]
         names = [w[0] for w in weights]
         terrain = world.rng.choices(names, weights=[w[1] for w in weights])[0]
-    if world.structure_at(aim.coord) is None:
+    if not terrain_is_fixed(world.structure_at, aim.coord):
         world.set_terrain(aim.coord, terrain)
 
 
@@ -346,15 +357,30 @@ def _draw(ctx: EffectContext, effect: Effect) -> None:
 
 def _discard(ctx: EffectContext, effect: Effect) -> None:
     world = ctx.world
-    enemy = ctx.caster.other
+    side = ctx.caster if effect.params.text("who", "enemy") == "caster" else ctx.caster.other
     for _ in range(effect.params.num("count", 1)):
-        hand = world.player(enemy).hand
+        hand = world.player(side).hand
         if not hand:
             return
         card = world.rng.choice(hand)
-        world.take_card(enemy, card.uid)
-        world.put_card(enemy, card, "discard")
-        world.emit("discarded", side=str(enemy), card=card.uid, spell=card.spell_id)
+        world.take_card(side, card.uid)
+        world.put_card(side, card, "discard")
+        world.emit("discarded", side=str(side), card=card.uid, spell=card.spell_id)
+
+
+def _split(ctx: EffectContext, effect: Effect) -> None:
+    group = affected_group(ctx)
+    if group is None or len(group.minions) < 2:
+        ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group is too small to split.")
+        return
+    walks = group_walks(ctx.world, group)
+    options = [n for n in group.coord.neighbours() if enterable(ctx.world, group, n, walks)]
+    if not options:
+        ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group had nowhere to split.")
+        return
+    at = ctx.world.rng.choice(options)
+    new = split_group(ctx.world, group.minions[-1].id, at)
+    ctx.world.emit("split", group=group.id, new=new.id, side=str(group.owner), at=at.name)
 
 
 def matches_filter(
@@ -552,6 +578,7 @@ APPLY: dict[str, Callable[[EffectContext, Effect], None]] = {
     "drain_mana": _drain_mana,
     "draw": _draw,
     "discard": _discard,
+    "split": _split,
     "dispel": _dispel,
     "counter": _counter,
     "swap_initiative": _swap_initiative,

@@ -15,8 +15,8 @@ def split_group(world: World, minion_id: int, at: Coord) -> Group:
     """Take a minion out of its group into a new group on ``at``; both parts keep the old group's
     one-turn and permanent spells (N12), each as its own copy in the same casting order.
 
-    A minion joining a group gains none of them (``World.merge_groups`` already ends the joining
-    group's spells).
+    A minion joining a group gains none of them (``World.merge_groups`` keeps the joining group's
+    spells on the joiner's own minions).
     """
     old = world.group_of(minion_id)
     if old is None:

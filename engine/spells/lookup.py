@@ -20,6 +20,7 @@ from engine.state import (
     Group,
     HostRef,
     Minion,
+    Options,
     PlayerState,
     Side,
     Structure,
@@ -35,6 +36,8 @@ class Live(Protocol):
 
     @property
     def content(self) -> Content: ...
+    @property
+    def options(self) -> Options: ...
     @property
     def turn(self) -> int: ...
     @property

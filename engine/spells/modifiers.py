@@ -205,7 +205,17 @@ def _folded(base: Stats, changes: list[Change]) -> Stats:
     values = list(base)
     _fold(values, _STAT_INDEX, changes)
     max_hp, armor, hand, missile, attacks, level = values
+    # A raised damage value sharpens an attack the minion has and never gives one it lacks (only a
+    # `set` does): Guiding Light's archers shoot harder, its swordsmen still do not shoot (G7).
+    if base[2] <= 0 and not _sets(changes, "hand"):
+        hand = 0
+    if base[3] <= 0 and not _sets(changes, "missile"):
+        missile = 0
     return (max(1, max_hp), armor, hand, missile, attacks, level)
+
+
+def _sets(changes: list[Change], stat: str) -> bool:
+    return any(layer == 0 and changed == stat for layer, _, changed, _ in changes)
 
 
 def _base(minion: Minion) -> Stats:

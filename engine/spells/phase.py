@@ -21,14 +21,14 @@ Each cast ends in exactly one of three ways:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
 from engine.spells.aim import Aim, aim_of_host
 from engine.spells.checks import ReqContext, failing
-from engine.spells.duel import Duel, roll
+from engine.spells.duel import BOUND_HIGH_DICE, CAST_DICE, Duel, roll
 from engine.spells.effects import (
     SQUARE_EFFECTS,
     EffectContext,
@@ -41,7 +41,14 @@ from engine.spells.effects import (
 )
 from engine.spells.lookup import lookup
 from engine.spells.primitives import Effect
-from engine.spells.targeting import Resolved, cast_cost, check_target, resolve_cast
+from engine.spells.targeting import (
+    Resolved,
+    cast_cost,
+    check_target,
+    high_turn_key,
+    is_high_power,
+    resolve_cast,
+)
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
 from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side
 
@@ -107,10 +114,10 @@ def _run(world: World, casts: dict[Side, list[CastOrder]], in_play: dict[int, Ac
     pending = _resolve_all(world, casts)
     duel = None
     if world.options.magic_duel:
-        plan: dict[Side, list[tuple[int, bool, bool]]] = {}
+        plan: dict[Side, list[tuple[int, int]]] = {}
         for c in pending:
-            uses = c.resolved is not None and c.resolved.source != "bound"
-            plan.setdefault(c.side, []).append((c.index, uses, c.order.boosted))
+            if c.resolved is not None:
+                plan.setdefault(c.side, []).append((c.index, dice_needed(c.resolved, c.order)))
         duel = Duel.plan(plan)
     for rank in SPEEDS:
         first, second = world.initiative_order()
@@ -123,6 +130,15 @@ def _run(world: World, casts: dict[Side, list[CastOrder]], in_play: dict[int, Ac
                     active = execute_cast(world, c, duel)
                     if active is not None and active.card_uid is not None:
                         in_play[active.uid] = active
+
+
+def dice_needed(resolved: Resolved, order: CastOrder) -> int:
+    """The magic dice a cast commits in a duel (N10, D-SP15): a bound spell's higher power level
+    takes one more (N8, seed 004), as a boost does for a cast from hand."""
+    spell = resolved.spell
+    if resolved.source == "bound":
+        return BOUND_HIGH_DICE if is_high_power(spell, order) else CAST_DICE
+    return CAST_DICE + (1 if order.boosted else 0)
 
 
 def _fizzle(world: World, c: _Cast, spell_id: str, reason: str) -> None:
@@ -149,13 +165,20 @@ def host_for(spell: SpellDef, aim: Aim) -> HostRef:
 
 
 def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSpell | None:
-    """An enemy ward on a host the spell executes against (C8), or None."""
+    """An enemy ward on a host the spell executes against (C8), or None.
+
+    An instant spell executes against every host its effects reach, so a ground or aura spell
+    meets the wards of every group it would touch, not only of the square it names.
+    """
     wards = world.content.index.with_op("ward")
     if not wards:
         return None
-    hosts = [aim.host]
-    if aim.minion is not None and aim.group is not None:
-        hosts.append(HostRef.group(aim.group.id))
+    reached = _aims(world, spell, side, aim) if spell.instant else [aim]
+    hosts: list[HostRef] = []
+    for each in reached:
+        hosts.append(each.host)
+        if each.minion is not None and each.group is not None:
+            hosts.append(HostRef.group(each.group.id))
     view = lookup(world)
     for host in hosts:
         for active in view.spells_on(host):
@@ -169,24 +192,45 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Squander:
+    """Why a cast squanders: a stable ``code`` that logs, images and tests read, and the words."""
+
+    code: str
+    reason: str
+
+
+# A target named by id that is gone at execution was there when the orders were checked: it died,
+# was removed or was destroyed earlier in the turn (S11).
+_GONE_WORDS: Final = {
+    "group": "its target group died earlier in the turn",
+    "minion": "its target died earlier in the turn",
+    "structure": "its target structure was destroyed earlier in the turn",
+}
+
+
 def _squander_reason(
     world: World, c: _Cast, spell: SpellDef, carrier_minion: int | None
-) -> tuple[str | None, Aim | None]:
+) -> tuple[Squander | None, Aim | None]:
     content = world.content
     side = c.side
     if spell.once_per_game and spell.id in world.player(side).cast_log:
-        return "once per game: already cast", None
+        return Squander("once_per_game", "once per game: already cast"), None
     aim, problem = check_target(world, side, spell, c.order.target, content, carrier=carrier_minion)
     if problem is not None or aim is None:
-        return (problem.message if problem else "no target"), None
+        if problem is None:
+            return Squander("no_target", "no target"), None
+        if problem.code == "no_target" and c.order.target.kind in _GONE_WORDS:
+            return Squander("target_gone", _GONE_WORDS[c.order.target.kind]), None
+        return Squander(problem.code, problem.message), None
     if spell.requires_execution:
         bad = failing(spell.requires_execution, ReqContext(lookup(world), side, aim, content))
         if bad is not None:
-            return f"requirement failed: {bad.describe()}", aim
+            return Squander("requirement", f"requirement failed: {bad.describe()}"), aim
     if spell.type == "hero" and aim.coord is not None and not hero_room(world, side, aim.coord):
-        return "no room for the hero", aim
+        return Squander("no_room", "no room for the hero"), aim
     if not spell.instant and spell.visible and visible_copy_on(world, spell, host_for(spell, aim)):
-        return "a copy is already active on that target", aim
+        return Squander("copy_active", "a copy is already active on that target"), aim
     ward = _ward_stops(world, side, spell, aim)
     if ward is not None:
         uses = ward.get("uses_left")
@@ -197,7 +241,7 @@ def _squander_reason(
             end_spell(world, ward.uid, "spent")
         elif limit:
             world.update_spell(ward.with_data(uses_left=left))
-        return f"warded by {definition.name}", aim
+        return Squander("warded", f"warded by {definition.name}"), aim
     return None, aim
 
 
@@ -210,6 +254,9 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
         return None
     resolved = c.resolved
     spell = resolved.spell
+    if resolved.source != "bound" and spell.power is not None:
+        # A bound spell cast from hand works at its lower power level (N5, N8).
+        order = replace(order, power=spell.power_from_hand())
     world.emit(
         "spell_cast",
         side=str(side),
@@ -230,18 +277,21 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
         return None
     casting_roll = 0
     if duel is not None:
-        if resolved.source == "bound":
-            casting_roll = order.power or 0
-        else:
-            dice = duel.casting_dice(side, c.index)
-            if dice == 0:
-                _fizzle(world, c, spell.id, "no magic dice left")
-                return None
-            casting_roll = roll(world.rng, dice)
+        dice = duel.casting_dice(side, c.index)
+        if dice == 0:
+            _fizzle(world, c, spell.id, "no magic dice left")
+            return None
+        casting_roll = roll(world.rng, dice)
+        if resolved.source != "bound":
             value = spell.casting_value + (2 if order.boosted else 0)
             if casting_roll < value:
                 _fizzle(world, c, spell.id, f"casting roll {casting_roll} below {value}")
                 return None
+    uid = resolved.carrier_uid
+    holder = world.spell_map.get(uid) if uid is not None else None
+    if duel is None and holder is not None and is_high_power(spell, order):
+        # The higher level's price in classic: its holder rests it next turn (D-SP14).
+        world.update_spell(holder.with_data(**{high_turn_key(spell.id): world.turn}))
     cost = cast_cost(spell, order, world.turn, resolved.source)
     if not world.player(side).pool.covers(cost):
         _fizzle(world, c, spell.id, f"the pool no longer covers {cost}")
@@ -250,27 +300,31 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
     if resolved.carrier is not None and resolved.carrier.kind == "minion":
         ref = resolved.carrier.ref
         carrier_minion = ref if isinstance(ref, int) else None
-    reason, aim = _squander_reason(world, c, spell, carrier_minion)
-    if reason is None and duel is not None and aim is not None:
+    squander, aim = _squander_reason(world, c, spell, carrier_minion)
+    if squander is None and duel is not None and aim is not None:
         defender = side.other
         if aim.host == GLOBE or aim.owner == defender:
             dispel = duel.try_dispel(world.rng, defender, casting_roll)
             if dispel is not None and dispel > casting_roll:
-                reason = f"dispelled: roll {dispel} beat {casting_roll}"
-    world.pay(side, cost)
+                squander = Squander("dispelled", f"dispelled: roll {dispel} beat {casting_roll}")
+    # A spell with a failure cost pays it instead of its normal cost when it squanders (C7,
+    # seed 002: "they will instead take on the effect of the failure cost").
+    if squander is None or not spell.on_squander:
+        world.pay(side, cost)
     if card is not None:
         world.take_card(side, card.uid)
         # An active spell keeps its card in play until it leaves play (end_spell).
-        if reason is not None or spell.instant:
+        if squander is not None or spell.instant:
             world.put_card(side, card, "discard")
-    if reason is not None:
+    if squander is not None:
         world.emit(
             "spell_squandered",
             side=str(side),
             card=order.card_uid,
             spell=spell.id,
             target=target_text(order.target),
-            reason=reason,
+            reason=squander.reason,
+            code=squander.code,
         )
         if spell.on_squander:
             apply_effects(
@@ -305,6 +359,9 @@ def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
     out = [] if t.has("ground") else [aim]
     for group in sorted(view.groups, key=lambda g: g.id):
         if group.coord.dist(centre) > radius:
+            continue
+        if (here := view.structure_at(group.coord)) is not None and here.kind == "sanctum":
+            # Ground and aura effects stop at a Sanctum's walls (S3, N11).
             continue
         if not t.has("ground") and aim.group is not None and group.id == aim.group.id:
             continue

@@ -251,8 +251,22 @@ PRIMITIVES: dict[str, Primitive] = {
         ),
         _P(
             "discard",
-            (Key("count", "int", default=1, minimum=1),),
-            lambda p: f"The enemy discards {p.num('count')} spell(s) from hand at random.",
+            (
+                Key("count", "int", default=1, minimum=1),
+                Key("who", "str", default="enemy", choices=("enemy", "caster")),
+            ),
+            lambda p: (
+                f"{'The caster' if p.text('who') == 'caster' else 'The enemy'} discards "
+                f"{p.num('count')} spell(s) from hand at random."
+            ),
+        ),
+        _P(
+            "split",
+            (),
+            lambda p: (
+                "The group's newest member steps out onto a free neighbouring square as a new "
+                "group that keeps the group's spells."
+            ),
         ),
         _P(
             "dispel",

@@ -128,6 +128,21 @@ class SpellDef:
         return self.type in INSTANT_TYPES
 
     @property
+    def deckable(self) -> bool:
+        """May a deck hold it (G3)? Standard and learned spells, and a bound spell with a cost:
+        its holder casts it for no mana, and from hand it is cast like any spell, for that cost,
+        at its lower power level (N5: the bound cast does not stop a cast from hand)."""
+        if self.helper:
+            return False
+        if self.spell_class == "bound":
+            return self.cost.total > 0
+        return self.spell_class in ("standard", "learned")
+
+    def power_from_hand(self) -> int | None:
+        """The power level a cast from hand uses: the lower one of a bound spell (N5, N8)."""
+        return None if self.power is None else self.power[0]
+
+    @property
     def mana(self) -> tuple[str, str]:
         return HOUSES[self.house]
 

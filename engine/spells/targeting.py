@@ -18,6 +18,7 @@ from engine.spells.checks import ReqContext, failing
 from engine.spells.lookup import Live, Lookup, Source, lookup
 from engine.spells.modifiers import bound_spells, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
+from engine.squares import terrain_is_fixed
 from engine.state import GLOBE, GameState, HostRef, Mana, Side
 
 if TYPE_CHECKING:
@@ -115,9 +116,17 @@ def line_of_sight(view: Lookup, a: Coord, b: Coord) -> bool:
     return all(view.terrain.get(coord(x, y)) not in LOS_BLOCKERS for x, y in _line(a, b))
 
 
+def _sanctum_square(view: Lookup, at: Coord) -> bool:
+    structure = view.structure_at(at)
+    return structure is not None and structure.kind == "sanctum"
+
+
 def _kind_check(view: Lookup, spell: SpellDef, aim: Aim) -> None:
     kind = spell.target.kind
     if spell.target.has("ground"):
+        # A ground spell names a square whoever stands there, but never a Sanctum's (S3, N11).
+        if aim.coord is not None and _sanctum_square(view, aim.coord):
+            raise Refusal("sanctum", "a Sanctum's square is never a spell target")
         return
     minion, group = aim.minion, aim.group
     if kind == "recruit" and minion is not None and minion.kind != "recruit":
@@ -132,11 +141,17 @@ def _kind_check(view: Lookup, spell: SpellDef, aim: Aim) -> None:
     if kind == "structure" and aim.structure is not None and aim.structure.kind == "sanctum":
         raise Refusal("sanctum", "a Sanctum is never a spell target")
     if kind in SQUARE_KINDS and aim.coord is not None:
-        structure = view.structure_at(aim.coord)
-        if structure is not None and structure.kind == "sanctum":
+        if _sanctum_square(view, aim.coord):
             raise Refusal("sanctum", "a Sanctum's square is never a spell target")
         if view.group_at(aim.coord) is not None:
             raise Refusal("square_occupied", f"{aim.coord} holds a group")
+        if kind == "terrain" and terrain_is_fixed(view.structure_at, aim.coord):
+            # Paid and wasted otherwise: nothing would change (D-SP7, G1).
+            raise Refusal(
+                "terrain_fixed",
+                f"{aim.coord}'s terrain cannot change: a structure stands there or it is a "
+                "Sanctum's entrance",
+            )
 
 
 def _allegiance(spell: SpellDef, side: Side, aim: Aim) -> None:
@@ -242,6 +257,18 @@ class Resolved:
     source: str  # "hand", "hereditary" or "bound"
     carrier: HostRef | None = None  # the bound spell's holder (an active spell's host)
     carrier_uid: int | None = None
+    # The turn the holder last cast this bound spell at its higher power level (D-SP14).
+    high_turn: int | None = None
+
+
+def high_turn_key(spell_id: str) -> str:
+    """The carrier's data key for the turn it last cast ``spell_id`` at the higher level."""
+    return f"high:{spell_id}"
+
+
+def is_high_power(spell: SpellDef, cast: CastOrder) -> bool:
+    """Is ``cast`` a bound cast at its spell's higher power level (N8)?"""
+    return spell.power is not None and cast.power == spell.power[1]
 
 
 def resolve_cast(
@@ -263,7 +290,9 @@ def resolve_cast(
                 continue
             ref = carrier.host.ref if isinstance(carrier.host.ref, int) else None
             if cast.bound_source in (carrier.uid, ref):
-                return Resolved(spells[bound_id], "bound", carrier.host, carrier.uid)
+                last = carrier.get(high_turn_key(bound_id))
+                high_turn = last if isinstance(last, int) and not isinstance(last, bool) else None
+                return Resolved(spells[bound_id], "bound", carrier.host, carrier.uid, high_turn)
         return Problem("bound_source", f"nothing of yours carries {spells[cast.spell_id].name}")
     if cast.card_uid == 0 and cast.spell_id is not None:
         spell = spells.get(cast.spell_id)
@@ -310,7 +339,7 @@ def _cast_problems(
         problems.append(
             Problem("not_castable", f"{spell.name} is an attribute: it is cast only with others")
         )
-    if spell.spell_class == "bound" and resolved.source != "bound":
+    if spell.spell_class == "bound" and resolved.source != "bound" and not spell.deckable:
         problems.append(Problem("not_castable", f"{spell.name} is cast only by its holder"))
     if cast.boosted:
         if resolved.source == "bound":
@@ -390,6 +419,19 @@ def validate_casts(
                     Problem("bound_once", f"{spell.name} is cast once per turn by its holder"),
                 )
             bound_used.add(key)
+            if (
+                not state.options.magic_duel
+                and is_high_power(spell, cast)
+                and resolved.high_turn == state.turn - 1
+            ):
+                add(
+                    index,
+                    Problem(
+                        "bound_resting",
+                        f"{spell.name} was cast at its higher power level last turn: this turn "
+                        "its holder may cast it only at the lower level",
+                    ),
+                )
             continue
         learned = spell.spell_class in ("learned", "hereditary")
         if learned and not spell.replicable:

@@ -191,3 +191,15 @@ def test_N2_N5_an_option_is_used_up_once_the_orders_cast_it(content: Content) ->
     cast = Orders(casts=(reaper.order(reaper.targets[0]), breath2.order(breath2.targets[0])))
     assert reaper.given(cast, content) and breath4.given(cast, content)
     assert not fireball.given(cast, content)
+
+
+def test_a_resting_bound_spell_is_offered_at_its_lower_level_only(content: Content) -> None:
+    b = Board()
+    b.houses[RED] = "death"
+    hero = b.group(RED, "C3", "dracha", traits=("hero",))
+    minion = b.minion_ids(hero)[0]
+    # The claws loosed Dragon Breath at its higher level last turn (D-SP14).
+    b.active("dracha_claws", RED, HostRef.minion(minion), **{"high:dragon_breath": b.turn - 1})
+    b.group(BLUE, "D4")
+    state = b.state()
+    assert [o.label for o in cast_options(state, RED, content)] == ["Dragon Breath power 2"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 
+from conformance import load_scenario
 from engine.content import Content
 from engine.coords import Coord
 from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, Target, TrainOrder
@@ -156,3 +158,25 @@ def test_D_TOWN_MANA_a_refused_choice_is_reported_and_the_rest_apply(
     assert [(e.get("section"), e.get("index"), e.get("code")) for e in refused] == [
         ("mana_choices", 0, "no_town")
     ]
+
+
+def test_D_MOVE_RANGE_a_move_counts_the_speed_spell_cast_with_it_and_never_an_expiring_one() -> (
+    None
+):
+    path = Path(__file__).parent.parent / "scenarios" / "movement" / "one_turn_speed_spell.toml"
+    scenario = load_scenario(path)
+    state, content = scenario.state, scenario.content
+    red = next(g for g in state.groups if g.owner == Side.RED)
+    march = next(c for c in state.player(Side.RED).hand if c.spell_id == "forced_march")
+    two = MoveOrder(red.id, Coord.parse("C1"))
+    # Alone, a two-square move is out of range; with Forced March cast on the group it is not.
+    alone = validate_orders(state, Side.RED, Orders(moves=(two,)), content)
+    assert [p.code for p in alone] == ["too_far"]
+    cast = CastOrder(march.uid, Target("group", red.id))
+    assert validate_orders(state, Side.RED, Orders(moves=(two,), casts=(cast,)), content) == []
+    # Next turn the spell is still in play when orders are given, but it ends before movement.
+    after, _ = resolve_turn(state, {Side.RED: Orders(casts=(cast,))}, content=content)
+    red_after = next(g for g in after.groups if g.owner == Side.RED)
+    again = MoveOrder(red_after.id, Coord.parse("C1"))
+    problems = validate_orders(after, Side.RED, Orders(moves=(again,)), content)
+    assert [p.code for p in problems] == ["too_far"]

@@ -104,6 +104,7 @@ def test_G10_seed_and_digest_spells_are_present():
         "death_knell",
         "wolf_pack",
         "star_chamber",
+        "writ_of_annulment",
         "second_chance",
         "restoration",
     ):

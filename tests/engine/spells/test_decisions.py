@@ -337,7 +337,7 @@ def test_D_SP21_a_lone_member_stays_where_it_is():
     assert holder is not None and holder.id == g and world.minion(minion) is not None
 
 
-def test_D_SP22_mirage_moves_the_group_to_a_free_neighbour():
+def test_D_SP22_mirage_makes_the_group_move_to_a_free_neighbour_in_the_movement_phase():
     b = Board()
     b.group(RED, "D3")
     g = b.group(BLUE, "D5")
@@ -345,7 +345,9 @@ def test_D_SP22_mirage_moves_the_group_to_a_free_neighbour():
     with_pool(b, RED)
     world = run(b, {RED: [cast(card, "group", g)]})
     group = world.group(g)
-    assert group is not None and group.coord.dist(at("D5")) == 1
+    # The spell phase leaves the group in place and names where it must go.
+    assert group is not None and group.coord == at("D5")
+    assert world.forced_moves[g].dist(at("D5")) == 1
 
 
 def test_D_SP12_turn_wide_events_reach_the_initiative_side_first():
@@ -377,13 +379,9 @@ def test_D_SP4_a_spell_whose_host_dies_later_in_the_phase_sends_its_card_to_the_
 def test_D_SP15_duel_dice_are_committed_in_issue_order_and_the_rest_dispel():
     from engine.spells.duel import Duel
 
-    duel = Duel.plan(
-        {
-            RED: [(0, True, False), (1, False, False), (2, True, True), (3, True, False)],
-            BLUE: [(0, True, False)],
-        }
-    )
-    # Red: 2 dice, a bound cast (none), 3 for the boosted one, 1 left: too few for the last.
+    # Red: a plain cast (2 dice), a boosted one (3), then a bound spell's higher level (3): too
+    # few are left for the last, which gets none; 1 die is left to dispel with.
+    duel = Duel.plan({RED: [(0, 2), (2, 3), (3, 3)], BLUE: [(0, 2)]})
     assert [duel.casting_dice(RED, i) for i in range(4)] == [2, 0, 3, 0]
     assert duel.dispel == {RED: 1, BLUE: 4}
     import random

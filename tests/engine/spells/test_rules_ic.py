@@ -231,8 +231,8 @@ def test_C6_prerequisite_failure_pays_and_discards():
     world2 = run(b2, {RED: [cast(fragile2, "minion", b2.minion_ids(g2)[0])]}, content)
     assert kinds(world2, "spell_squandered") == [("spell_squandered", "t_fragile", "red")]
     assert world2.player(RED).discard[-1].uid == fragile2
-    # C7: the failure effect took 3 Mystery; the cost (2 Order) was paid.
-    assert world2.player(RED).pool == Mana(order=0, mystery=2)
+    # C7: the failure effect took 3 Mystery instead of the normal cost (2 Order stay).
+    assert world2.player(RED).pool == Mana(order=2, mystery=2)
     assert hp(world2, b2.minion_ids(g2)[0]) == 7
 
 
@@ -277,7 +277,7 @@ def test_C8_counter_cancels_an_enemy_active_spell_by_filter():
     b.active("fear", BLUE, HostRef.group(g), expires_turn=9)
     b.active("ostracize", BLUE, HostRef.group(g))
     b.active("mountain_climb", RED, HostRef.group(g), expires_turn=9)
-    card = b.card(RED, "star_chamber")
+    card = b.card(RED, "writ_of_annulment")
     with_pool(b, RED)
     world = run(b, {RED: [cast(card, "globe")]})
     left = [(s.spell_id, s.owner) for s in world.active_spells]

@@ -234,12 +234,10 @@ def test_N8_power_level_sets_the_strength():
     g = b.group(BLUE, "D5", hp=20)
     bad = cast(0, "group", g, spell_id="t_war_bolt", bound_source=carrier, power=2)
     assert [p.code for p in validate_casts(b.state(), RED, [bad], content)] == ["power"]
-    world = run(
-        b,
-        {RED: [cast(0, "group", g, spell_id="t_war_bolt", bound_source=carrier, power=3)]},
-        content,
-    )
+    high = cast(0, "group", g, spell_id="t_war_bolt", bound_source=carrier, power=3)
+    world = run(b, {RED: [high]}, content)
     assert hp(world, b.minion_ids(g)[0]) == 20 - 3 - 1
+    assert world.player(RED).pool == Mana()
 
 
 def test_N9_effects_reach_only_the_spells_targets():
@@ -270,15 +268,26 @@ def test_N10_duel_casting_roll_failure_is_an_unpaid_fizzle():
 
 def test_N10_duel_dispel_roll_beating_the_casting_roll_squanders():
     content = content_with(BOUND)
-    b = Board(duel=True)
-    t1 = b.structure("town", "C3", RED)
-    carrier = b.active("t_war_banner", RED, HostRef.structure(t1))
-    g = b.group(BLUE, "D5", hp=20)
-    order = cast(0, "group", g, spell_id="t_war_bolt", bound_source=carrier, power=1)
-    world = run(b, {RED: [order]}, content)
-    # Bound spells always pass; their casting roll is the power level (1): any 2d6 beats it.
-    assert kinds(world, "spell_squandered") == [("spell_squandered", "t_war_bolt", "red")]
-    assert hp(world, b.minion_ids(g)[0]) == 20
+
+    def survives(power: int, seed: int) -> bool:
+        b = Board(duel=True)
+        t1 = b.structure("town", "C3", RED)
+        carrier = b.active("t_war_banner", RED, HostRef.structure(t1))
+        g = b.group(BLUE, "D5", hp=20)
+        order = cast(0, "group", g, spell_id="t_war_bolt", bound_source=carrier, power=power)
+        world = run(b, {RED: [order]}, content, seed=seed)
+        squandered = kinds(world, "spell_squandered")
+        landed = hp(world, b.minion_ids(g)[0]) != 20
+        assert landed != bool(squandered)
+        return landed
+
+    # A bound spell's casting roll is a roll of its dice (2 at the lower level, 3 at the higher:
+    # N8, seed 004), on the dispel's 2d6 scale, so it survives a dispel with a fair chance; once it
+    # rolled its power level (1 or 3), which 2d6 beat 100% and 92% of the time.
+    low = sum(survives(1, seed) for seed in range(200)) / 200
+    high = sum(survives(3, seed) for seed in range(200)) / 200
+    assert 0.45 < low < 0.7  # P(2d6 >= 2d6) = 0.556
+    assert 0.75 < high < 0.95  # P(3d6 >= 2d6) = 0.84
 
 
 def test_N10_classic_ruleset_has_no_dice():
@@ -415,3 +424,20 @@ def test_N12_split_group_keeps_effects_joining_minion_gains_none():
     assert original.id == first
     assert effective_minion(world, joined, original).hand == 3
     assert effective_minion(world, joined, newcomer).hand == 2
+
+
+def test_N12_a_joining_group_keeps_its_spells_on_its_own_minions():
+    b = Board()
+    blessed = b.group(RED, "D3")
+    plain = b.group(RED, "D4")
+    b.active("fortitude", RED, HostRef.group(blessed), members=tuple(b.minion_ids(blessed)))
+    world = world_of(b.state())
+    [joiner] = b.minion_ids(blessed)
+    world.merge_groups(blessed, plain)
+    merged = world.group(plain)
+    assert merged is not None
+    assert [s.spell_id for s in world.spells_on(HostRef.group(plain))] == ["fortitude"]
+    host, newcomer = merged.minions
+    assert newcomer.id == joiner
+    assert effective_minion(world, merged, newcomer).armor == newcomer.armor + 1
+    assert effective_minion(world, merged, host).armor == host.armor
