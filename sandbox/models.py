@@ -110,6 +110,11 @@ class User:
             "system": False,
             "public_flags": 0,
             "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "collectibles": None,
+            "primary_guild": None,
         }
 
 
@@ -237,6 +242,8 @@ class InteractionMeta:
     guild_id: int | None
     original_response_message_id: int | None = None
     interacted_message_id: int | None = None
+    # A modal submit names the interaction that opened the modal.
+    triggering: InteractionMeta | None = None
 
 
 @dataclass(slots=True)
@@ -301,6 +308,13 @@ class Command:
         out.setdefault("options", [])
         out.setdefault("default_member_permissions", None)
         out.setdefault("nsfw", False)
+        # Discord answers its defaults for what the bot left out or sent as null.
+        if out.get("integration_types") is None:
+            out["integration_types"] = [0]
+        if out["default_member_permissions"] is not None:
+            out["default_member_permissions"] = str(out["default_member_permissions"])
+        if out.get("dm_permission") is None:
+            out.pop("dm_permission", None)
         out["id"] = str(self.id)
         out["application_id"] = str(self.application_id)
         out["version"] = str(self.version)
@@ -323,6 +337,7 @@ class Interaction:
     created_at: float
     command_name: str | None = None
     source_message_id: int | None = None
+    trigger_id: int | None = None
     callback_type: CallbackType | None = None
     ephemeral: bool = False
     original_message_id: int | None = None

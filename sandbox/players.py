@@ -194,9 +194,16 @@ class ScriptedPlayer:
         *,
         command_name: str | None = None,
         source: Message | None = None,
+        trigger: Interaction | None = None,
     ) -> InteractionResult:
         interaction = self.state.start_interaction(
-            self.user, channel, kind, data, command_name=command_name, source=source
+            self.user,
+            channel,
+            kind,
+            data,
+            command_name=command_name,
+            source=source,
+            trigger=trigger,
         )
         result = InteractionResult(self, interaction)
         timeout = self.state.ack_timeout + _ACK_GRACE
@@ -512,7 +519,9 @@ class ScriptedPlayer:
         )
         channel = self.state.channels[opener.channel_id]
         data = {"custom_id": modal.custom_id, "components": components}
-        return await self._run(channel, InteractionType.MODAL_SUBMIT, data, source=source)
+        return await self._run(
+            channel, InteractionType.MODAL_SUBMIT, data, source=source, trigger=opener
+        )
 
     @staticmethod
     def _modal_field(field: JSON, value: Any, name: str) -> JSON:

@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
+from sandbox.contract import Contract
 from sandbox.errors import ApiError, unknown
 from sandbox.faults import Fault, FaultInjector, RateLimiter, RequestRecord
 from sandbox.models import JSON, Channel, ChannelType, Message
@@ -20,6 +21,8 @@ from sandbox.state import SandboxState, Upload
 log = logging.getLogger(__name__)
 
 Handler = Callable[["Call"], Awaitable[Any]]
+_PAYLOAD = web.RequestKey("sandbox.payload", object)
+_INJECTED = web.RequestKey("sandbox.injected", bool)
 _MAJOR = ("channel_id", "guild_id", "application_id", "interaction_id", "token")
 
 
@@ -34,6 +37,13 @@ class Call:
 
     def json(self) -> JSON:
         return self.body if isinstance(self.body, dict) else {}
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A handler's answer for a new resource: Discord says 201 Created for those."""
+
+    body: JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +126,13 @@ class RestApi:
         *,
         gateway_url: Callable[[], str],
         attachment_dir: Path | None,
+        contract: Contract | None = None,
     ) -> None:
         self.state = state
         self.faults = faults
         self.limiter = limiter
         self.requests: list[RequestRecord] = []
+        self.contract = contract
         self._gateway_url = gateway_url
         self._attachment_dir = attachment_dir
         self._routes: list[_Route] = []
@@ -131,6 +143,9 @@ class RestApi:
     def _add(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
         self._routes.append(_Route(method, template, re.compile(regex + "/?"), handler, auth))
+
+    def route_keys(self) -> list[str]:
+        return [route.key for route in self._routes]
 
     def _match(self, method: str, path: str) -> tuple[_Route, dict[str, str]] | None:
         found_path = False
@@ -145,16 +160,44 @@ class RestApi:
             raise ApiError(405, 0, "405: Method Not Allowed")
         return None
 
-    async def handle(self, request: web.Request) -> web.StreamResponse:
+    async def handle(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         method = request.method
         status, response = await self._answer(request, method, path)
         self.requests.append(RequestRecord(method, path, status))
+        if self.contract is not None:
+            await self._check(request, method, path, status, response)
         return response
+
+    async def _check(
+        self, request: web.Request, method: str, path: str, status: int, response: web.Response
+    ) -> None:
+        content_type = request.content_type
+        if content_type.startswith("multipart/"):
+            # Discord reads `payload_json` as the JSON body; files are described in it.
+            if _PAYLOAD not in request:
+                request[_PAYLOAD] = (await read_body(request))[0]
+            body: bytes | None = json.dumps(request[_PAYLOAD]).encode()
+            content_type = "application/json"
+        else:
+            body = await request.read() or None
+        assert self.contract is not None
+        self.contract.check(
+            method=method,
+            path=path,
+            query=request.query.items(),
+            headers=request.headers.items(),
+            content_type=content_type if body is not None else "",
+            body=body,
+            status=status,
+            response_headers=response.headers,
+            response_body=bytes(response.body or b"") if isinstance(response.body, bytes) else b"",
+            injected=request.get(_INJECTED, False),
+        )
 
     async def _answer(
         self, request: web.Request, method: str, path: str
-    ) -> tuple[int, web.StreamResponse]:
+    ) -> tuple[int, web.Response]:
         base_headers = {"Via": "1.1 google"}
         try:
             found = self._match(method, path)
@@ -176,10 +219,13 @@ class RestApi:
             return 429, self._too_many(headers, retry, is_global=False)
         if fault is not None and fault.status == 429:
             return 429, self._too_many(headers, fault.retry_after, is_global=fault.is_global)
+        if fault is not None:
+            request[_INJECTED] = True
         if fault is not None and not fault.lost_reply:
             return fault.status, self._injected(fault, headers)
         try:
             payload, uploads = await read_body(request)
+            request[_PAYLOAD] = payload
             result = await route.handler(Call(request, params, payload, uploads))
         except ApiError as exc:
             return exc.status, _json(exc.body(), status=exc.status, headers=headers)
@@ -187,6 +233,8 @@ class RestApi:
             return fault.status, self._injected(fault, headers)
         if result is None:
             return 204, web.Response(status=204, headers=headers)
+        if isinstance(result, Created):
+            return 201, _json(result.body, status=201, headers=headers)
         return 200, _json(result, headers=headers)
 
     @staticmethod
@@ -313,7 +361,12 @@ class RestApi:
         }
 
     async def get_me(self, call: Call) -> JSON:
-        return {**self.state.bot.payload(), "verified": True, "mfa_enabled": False}
+        return {
+            **self.state.bot.payload(),
+            "verified": True,
+            "mfa_enabled": False,
+            "locale": "en-US",
+        }
 
     async def get_user(self, call: Call) -> JSON:
         return self.state.user(call.params["user_id"]).payload()
@@ -343,7 +396,14 @@ class RestApi:
             "tags": [],
             "redirect_uris": [],
             "interactions_endpoint_url": None,
+            "role_connections_verification_url": None,
+            "type": None,
+            "flags_new": "0",
             "approximate_guild_count": len(self.state.guilds),
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"],
         }
 
     # commands
@@ -366,10 +426,16 @@ class RestApi:
         _validate_commands(call.body)
         return [c.payload() for c in self.state.set_commands(scope, call.body)]
 
-    async def post_command(self, call: Call) -> JSON:
+    async def post_command(self, call: Call) -> JSON | Created:
         scope = self._command_scope(call)
         _validate_commands([call.json()])
-        return self.state.upsert_command(scope, call.json()).payload()
+        body = call.json()
+        kind = int(body.get("type") or 1)
+        is_new = all(
+            (c.name, c.type) != (body["name"], kind) for c in self.state.commands_for(scope)
+        )
+        payload = self.state.upsert_command(scope, body).payload()
+        return Created(payload) if is_new else payload
 
     def _command(self, call: Call) -> int:
         scope = self._command_scope(call)
@@ -401,13 +467,13 @@ class RestApi:
         guild = self.state.guild(call.params["guild_id"])
         return [self.state.channel_payload(self.state.channels[c]) for c in guild.channel_ids]
 
-    async def create_guild_channel(self, call: Call) -> JSON:
+    async def create_guild_channel(self, call: Call) -> Created:
         guild = self.state.guild(call.params["guild_id"])
         body = call.json()
         if int(body.get("type") or 0) != ChannelType.TEXT or not body.get("name"):
             raise ApiError(400, 50035, "Invalid Form Body")
         channel = self.state.create_channel(guild, str(body["name"]), topic=body.get("topic"))
-        return self.state.channel_payload(channel)
+        return Created(self.state.channel_payload(channel))
 
     async def get_members(self, call: Call) -> list[JSON]:
         guild = self.state.guild(call.params["guild_id"])
@@ -508,7 +574,7 @@ class RestApi:
 
     # threads
 
-    async def thread_from_message(self, call: Call) -> JSON:
+    async def thread_from_message(self, call: Call) -> Created:
         channel = self._channel(call)
         msg = self.state.message(channel.id, call.params["message_id"])
         if msg.ephemeral:
@@ -522,9 +588,9 @@ class RestApi:
             from_message=msg,
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
         )
-        return self.state.channel_payload(thread)
+        return Created(self.state.channel_payload(thread))
 
-    async def thread_without_message(self, call: Call) -> JSON:
+    async def thread_without_message(self, call: Call) -> Created:
         channel = self._channel(call)
         body = call.json()
         kind = int(body.get("type") or ChannelType.PRIVATE_THREAD)
@@ -538,7 +604,7 @@ class RestApi:
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
             invitable=bool(body.get("invitable", True)),
         )
-        return self.state.channel_payload(thread)
+        return Created(self.state.channel_payload(thread))
 
     def _thread_and_user(self, call: Call) -> tuple[Channel, int]:
         thread = self._channel(call)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from aiohttp import web
 
+from sandbox.contract import TRAFFIC_DIR_ENV, Contract, contract_wanted
 from sandbox.faults import FaultInjector, RateLimiter, RequestRecord
 from sandbox.gateway import Intent
 from sandbox.models import Channel, Guild, Message, User
@@ -45,7 +47,10 @@ class Sandbox:
         rate_limit: int = 50,
         rate_window: float = 1.0,
         attachment_dir: Path | None = None,
+        contract: bool | None = None,
     ) -> None:
+        """``contract``: validate all traffic against Discord's OpenAPI description (by default
+        where ``SANDBOX_CONTRACT=1``, as in the test suite); a violation fails ``stop()``."""
         self.state = SandboxState(
             token=token,
             bot_name=bot_name,
@@ -55,12 +60,15 @@ class Sandbox:
         )
         self.faults = FaultInjector()
         self.rate_limiter = RateLimiter(rate_limit, rate_window)
+        wanted = contract_wanted() if contract is None else contract
+        self.contract: Contract | None = Contract() if wanted else None
         self._rest = RestApi(
             self.state,
             self.faults,
             self.rate_limiter,
             gateway_url=lambda: self.gateway_url,
             attachment_dir=attachment_dir,
+            contract=self.contract,
         )
         self._runner: web.AppRunner | None = None
         self._port = 0
@@ -85,11 +93,18 @@ class Sandbox:
         self.state.gateway.resume_url = self.gateway_url
         log.info("sandbox listening on %s", self.url)
 
-    async def stop(self) -> None:
+    async def stop(self, *, check_contract: bool = True) -> None:
+        """Stop serving; with the contract on, raise ContractViolationError if it was broken."""
         await self.state.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.contract is not None:
+            traffic = os.environ.get(TRAFFIC_DIR_ENV)
+            if traffic:
+                self.contract.save(Path(traffic))
+            if check_contract:
+                self.contract.raise_if_broken()
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -101,7 +116,8 @@ class Sandbox:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        await self.stop()
+        # A test that already failed keeps its own error; the violations are then secondary.
+        await self.stop(check_contract=exc is None)
 
     # addresses for the client
 
@@ -205,6 +221,10 @@ class Sandbox:
 
     def can_view(self, user: User, channel: Channel) -> bool:
         return self.state.can_view_channel(user.id, channel)
+
+    def served_routes(self) -> list[str]:
+        """Every REST route the sandbox answers, as ``METHOD /template``."""
+        return self._rest.route_keys()
 
     @property
     def requests(self) -> list[RequestRecord]:

@@ -1,7 +1,9 @@
-"""Fixtures shared by the storage and service tests: each runs on SQLite and on PostgreSQL."""
+"""Fixtures shared by the storage and service tests (each runs on SQLite and on PostgreSQL), and
+the sandbox's contract switched on for the whole suite."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,6 +11,9 @@ import pytest
 
 from storage import Store
 from tests.storage.backends import BACKENDS, database_url
+
+# Every sandbox in the suite checks its traffic against Discord's OpenAPI description.
+os.environ.setdefault("SANDBOX_CONTRACT", "1")
 
 
 @pytest.fixture(params=BACKENDS)

@@ -506,6 +506,12 @@ async def test_message_limits_are_enforced(world: World) -> None:
         await channel.send("pick", view=view)
     assert too_many.value.code == 50035
     assert world.sandbox.messages(world.lobby) == []
+    # These requests break Discord's description on purpose; the refusals themselves conform.
+    assert world.sandbox.contract is not None
+    broken = world.sandbox.contract.take_violations()
+    assert {(v.side, v.field, v.rule) for v in broken} == {
+        ("request", "components.0.components.0.options", "maxItems")
+    }
 
 
 async def test_command_with_default_permissions_is_hidden_from_non_moderators(world: World) -> None:

@@ -94,6 +94,10 @@ async def test_rest_auth_unknown_routes_headers_and_real_429() -> None:
         async with http.get(f"{sandbox.api_base}/channels/1/messages", headers=auth) as resp:
             assert resp.status == 404
             assert (await resp.json())["code"] == 10003
+        if sandbox.contract is not None:
+            # Only the made-up route breaks Discord's description; every answer conforms.
+            broken = sandbox.contract.take_violations()
+            assert [(v.route, v.rule) for v in broken] == [("GET /nowhere", "route")]
 
 
 async def test_gateway_compresses_with_one_zlib_stream_per_connection() -> None:
