@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from typing import Any, Literal
@@ -101,6 +102,17 @@ async def join(runtime: Runtime, match_id: int, player_id: str, deck: str | None
     deck_id = await resolve_deck(runtime, player_id, deck)
     match = await runtime.matches.join_match(match_id, player_id, deck_id)
     return await start_if_ready(runtime, match, player_id)
+
+
+async def discard_thread(thread: discord.Thread) -> None:
+    """Remove a thread the bot just opened: delete it where the bot may (Manage Threads, which
+    the invite does not ask for), else archive it, as its creator always may. The caller's own
+    error is what the player must read, so a failure here is never raised over it."""
+    try:
+        await thread.delete()
+    except discord.Forbidden:
+        with contextlib.suppress(discord.HTTPException):
+            await thread.edit(archived=True)
 
 
 class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
@@ -302,7 +314,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 channel_id=str(thread.id),
             )
         except Exception:
-            await thread.delete()
+            await discard_thread(thread)
             raise
         runtime.poke()
         await thread.edit(name=clip(f"Match #{match.id}: {title}", 100))

@@ -19,12 +19,14 @@ class Permission(IntEnum):
     """The permission bits the sandbox reasons about (Discord's values)."""
 
     ADMINISTRATOR = 1 << 3
+    MANAGE_CHANNELS = 1 << 4
     MANAGE_GUILD = 1 << 5
     ADD_REACTIONS = 1 << 6
     VIEW_CHANNEL = 1 << 10
     SEND_MESSAGES = 1 << 11
     EMBED_LINKS = 1 << 14
     ATTACH_FILES = 1 << 15
+    MANAGE_MESSAGES = 1 << 13
     READ_MESSAGE_HISTORY = 1 << 16
     USE_APPLICATION_COMMANDS = 1 << 31
     MANAGE_THREADS = 1 << 34
@@ -34,6 +36,8 @@ class Permission(IntEnum):
 
 
 ALL_PERMISSIONS = (1 << 51) - 1
+# What @everyone may do in a sandbox guild: talk, read and use commands. Nothing that a bot could
+# need beyond its own role (thread creation, managing), so the bot has what its role grants.
 EVERYONE_PERMISSIONS = (
     Permission.VIEW_CHANNEL
     | Permission.SEND_MESSAGES
@@ -42,8 +46,6 @@ EVERYONE_PERMISSIONS = (
     | Permission.ATTACH_FILES
     | Permission.READ_MESSAGE_HISTORY
     | Permission.USE_APPLICATION_COMMANDS
-    | Permission.CREATE_PUBLIC_THREADS
-    | Permission.CREATE_PRIVATE_THREADS
     | Permission.SEND_MESSAGES_IN_THREADS
 )
 
@@ -175,6 +177,24 @@ class Guild:
 
 
 @dataclass(slots=True)
+class Overwrite:
+    """A channel's permission overwrite for a role (``kind`` 0) or a member (``kind`` 1)."""
+
+    target_id: int
+    kind: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, object]:
+        return {
+            "id": str(self.target_id),
+            "type": self.kind,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
+@dataclass(slots=True)
 class Channel:
     id: int
     type: ChannelType
@@ -192,6 +212,7 @@ class Channel:
     auto_archive_duration: int = 1440
     last_message_id: int | None = None
     message_count: int = 0
+    overwrites: list[Overwrite] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:

@@ -33,6 +33,9 @@ class Payloads:
     base_url: str
     attachment_limit: int
 
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        raise NotImplementedError
+
     def member_payload(self, guild: Guild, user_id: int, *, permissions: bool = False) -> JSON:
         member = guild.members[user_id]
         out: JSON = {
@@ -106,7 +109,7 @@ class Payloads:
             out.update(
                 {
                     "position": channel.position,
-                    "permission_overwrites": [],
+                    "permission_overwrites": [o.payload() for o in channel.overwrites],
                     "topic": channel.topic,
                     "default_auto_archive_duration": 1440,
                 }
@@ -277,7 +280,7 @@ class Payloads:
             out["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
             out["guild_locale"] = "en-US"
             out["member"] = self.member_payload(guild, user.id, permissions=True)
-            out["app_permissions"] = str(guild.permissions_of(self.bot.id))
+            out["app_permissions"] = str(self.permissions_in(self.bot.id, channel))
             out["authorizing_integration_owners"] = {"0": str(guild.id)}
             out["context"] = 0
         else:

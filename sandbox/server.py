@@ -15,7 +15,8 @@ from aiohttp import web
 from sandbox.contract import TRAFFIC_DIR_ENV, Contract, contract_wanted
 from sandbox.faults import FaultInjector, RateLimiter, RequestRecord
 from sandbox.gateway import Intent
-from sandbox.models import Channel, Guild, Message, User
+from sandbox.models import Channel, Guild, Message, Role, User
+from sandbox.permissions import INVITE_PERMISSIONS
 from sandbox.rest import RestApi
 from sandbox.state import SandboxState
 
@@ -48,15 +49,19 @@ class Sandbox:
         rate_window: float = 1.0,
         attachment_dir: Path | None = None,
         contract: bool | None = None,
+        bot_permissions: int = INVITE_PERMISSIONS,
     ) -> None:
         """``contract``: validate all traffic against Discord's OpenAPI description (by default
-        where ``SANDBOX_CONTRACT=1``, as in the test suite); a violation fails ``stop()``."""
+        where ``SANDBOX_CONTRACT=1``, as in the test suite); a violation fails ``stop()``.
+        ``bot_permissions``: the bot's role in every guild (by default the invite permissions
+        of docs/operations.md)."""
         self.state = SandboxState(
             token=token,
             bot_name=bot_name,
             allowed_intents=privileged_intents,
             heartbeat_interval_ms=int(heartbeat_interval * 1000),
             ack_timeout=ack_timeout,
+            bot_permissions=bot_permissions,
         )
         self.faults = FaultInjector()
         self.rate_limiter = RateLimiter(rate_limit, rate_window)
@@ -175,6 +180,19 @@ class Sandbox:
 
     def create_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         return self.state.create_channel(guild, name, topic=topic)
+
+    def set_overwrite(
+        self, channel: Channel, target: User | Role, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Allow or deny permissions in ``channel`` (and its threads) to a member or a role, as
+        a moderator would in the channel's settings; nothing allowed or denied removes it."""
+        kind = 0 if isinstance(target, Role) else 1
+        self.state.set_overwrite(channel, target.id, kind, allow, deny)
+
+    def bot_role(self, guild: Guild) -> Role:
+        """The role the bot was invited with."""
+        member = guild.members[self.state.bot.id]
+        return guild.roles[member.role_ids[0]]
 
     def set_dms_open(self, user: User, is_open: bool) -> None:
         user.dms_open = is_open

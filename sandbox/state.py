@@ -14,34 +14,34 @@ from typing import Any
 
 from sandbox.errors import ApiError, SandboxTimeoutError, unknown
 from sandbox.gateway import GatewayHub, Intent
-from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, numbered, validate_choices, validate_message
+from sandbox.interactions import Commands
+from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, numbered, validate_message
 from sandbox.models import (
+    ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     JSON,
     Attachment,
-    CallbackType,
     Channel,
     ChannelType,
     Command,
     Guild,
     Interaction,
     InteractionMeta,
-    InteractionType,
     Member,
     Message,
     MessageFlag,
     MessageType,
+    Overwrite,
     Permission,
     Role,
     User,
 )
-from sandbox.payloads import Payloads
-from sandbox.snowflake import SnowflakeGenerator, interaction_token, now_iso
+from sandbox.permissions import INVITE_PERMISSIONS, channel_permissions
+from sandbox.snowflake import SnowflakeGenerator, now_iso
 
 log = logging.getLogger(__name__)
 
 _MENTION = re.compile(r"<@!?(\d+)>")
-FOLLOWUP_LIFETIME = 15 * 60.0
 _POLL_INTERVAL = 0.02
 # Keyed waiters are woken by their channels' changes; the slow poll only bounds the cost of a
 # change that forgot to say where it happened.
@@ -58,7 +58,7 @@ class Upload:
     content_type: str | None = None
 
 
-class SandboxState(Payloads):
+class SandboxState(Commands):
     """The world: users, guilds, channels, messages, commands and interactions."""
 
     def __init__(
@@ -70,12 +70,14 @@ class SandboxState(Payloads):
         heartbeat_interval_ms: int,
         ack_timeout: float,
         attachment_limit: int = DEFAULT_ATTACHMENT_LIMIT,
+        bot_permissions: int = INVITE_PERMISSIONS,
     ) -> None:
         self.ids = SnowflakeGenerator()
         self.token = token
         self.base_url = ""
         self.ack_timeout = ack_timeout
         self.attachment_limit = attachment_limit
+        self.bot_permissions = bot_permissions
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -168,15 +170,15 @@ class SandboxState(Payloads):
 
     def create_guild(self, name: str, owner: User | None = None) -> Guild:
         guild_id = self.ids.next()
-        owner_id = owner.id if owner is not None else self.bot.id
-        guild = Guild(id=guild_id, name=name, owner_id=owner_id)
+        # Someone else owns the server: an owner has every permission, a bot only its role's.
+        owner = owner or self.create_user(f"{name} owner")
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild_id] = Role(guild_id, "@everyone", int(EVERYONE_PERMISSIONS))
-        bot_role = Role(self.ids.next(), self.bot.name, int(Permission.ADMINISTRATOR), 1, True)
+        bot_role = Role(self.ids.next(), self.bot.name, int(self.bot_permissions), 1, True)
         guild.roles[bot_role.id] = bot_role
         self.guilds[guild_id] = guild
         guild.members[self.bot.id] = Member(self.bot.id, [bot_role.id], now_iso())
-        if owner is not None:
-            guild.members[owner.id] = Member(owner.id, [], now_iso())
+        guild.members[owner.id] = Member(owner.id, [], now_iso())
         # A guild joined while online comes without "unavailable": discord.py reads it as a join.
         joined = {k: v for k, v in self.guild_payload(guild).items() if k != "unavailable"}
         self.gateway.dispatch("GUILD_CREATE", joined, intent=Intent.GUILDS)
@@ -264,7 +266,30 @@ class SandboxState(Payloads):
     def threads_of(self, channel: Channel) -> list[Channel]:
         return [c for c in self.channels.values() if c.is_thread and c.parent_id == channel.id]
 
-    # visibility
+    # visibility and permissions
+
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """``user_id``'s permissions in ``channel``, as Discord computes them (all in a DM)."""
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is None:
+            return ALL_PERMISSIONS
+        parent = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        overwrites = parent.overwrites if parent is not None else []
+        return channel_permissions(guild, channel, user_id, overwrites)
+
+    def bot_permissions_in(self, channel: Channel) -> int:
+        return self.permissions_in(self.bot.id, channel)
+
+    def set_overwrite(
+        self, channel: Channel, target_id: int, kind: int, allow: int, deny: int
+    ) -> None:
+        """Set (or with nothing allowed or denied, remove) a channel's overwrite for a role or
+        member, and tell the bot, as a moderator editing the channel would."""
+        channel.overwrites = [o for o in channel.overwrites if o.target_id != target_id]
+        if allow or deny:
+            channel.overwrites.append(Overwrite(target_id, kind, allow, deny))
+        self.gateway.dispatch("CHANNEL_UPDATE", self.channel_payload(channel), intent=Intent.GUILDS)
+        self.notify()
 
     def can_view_channel(self, user_id: int, channel: Channel) -> bool:
         if user_id == self.bot.id:
@@ -274,10 +299,7 @@ class SandboxState(Payloads):
         guild = self.guilds.get(channel.guild_id or 0)
         if guild is None or user_id not in guild.members:
             return False
-        if channel.type is ChannelType.PRIVATE_THREAD:
-            perms = guild.permissions_of(user_id)
-            return user_id in channel.member_ids or bool(perms & Permission.MANAGE_THREADS)
-        return True
+        return bool(self.permissions_in(user_id, channel) & Permission.VIEW_CHANNEL)
 
     def can_see(self, user_id: int, message: Message) -> bool:
         if message.deleted:
@@ -543,6 +565,23 @@ class SandboxState(Payloads):
         }
         self.gateway.dispatch("THREAD_MEMBERS_UPDATE", data, intent=Intent.GUILDS)
 
+    def delete_channel(self, channel: Channel) -> None:
+        """A channel or thread deleted, with its threads and messages."""
+        for thread in self.threads_of(channel):
+            self.delete_channel(thread)
+        del self.channels[channel.id]
+        for msg_id in self.channel_messages.pop(channel.id, []):
+            self.messages[msg_id].deleted = True
+        if channel.guild_id is not None and channel.id in self.guilds[channel.guild_id].channel_ids:
+            self.guilds[channel.guild_id].channel_ids.remove(channel.id)
+        starter = self.messages.get(channel.id)
+        if starter is not None and starter.thread_id == channel.id:
+            starter.thread_id = None
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        payload = self.channel_payload(channel)
+        self.gateway.dispatch(event, payload, intent=Intent.GUILDS)
+        self.notify(channel.id)
+
     def update_channel(self, channel: Channel, body: JSON) -> Channel:
         if body.get("name"):
             channel.name = str(body["name"])
@@ -558,254 +597,3 @@ class SandboxState(Payloads):
         self.gateway.dispatch(event, self.channel_payload(channel), intent=Intent.GUILDS)
         self.notify()
         return channel
-
-    # commands
-
-    def set_commands(self, guild_id: int | None, payloads: list[JSON]) -> list[Command]:
-        """Bulk overwrite: keep ids of commands that survive (matched by name and type)."""
-        existing = {(c.name, c.type): c for c in self.commands.values() if c.guild_id == guild_id}
-        for command in existing.values():
-            del self.commands[command.id]
-        out = []
-        for data in payloads:
-            self._command_version += 1
-            key = (str(data["name"]), int(data.get("type", 1)))
-            old = existing.get(key)
-            command = Command(
-                id=old.id if old is not None else self.ids.next(),
-                application_id=self.application_id,
-                guild_id=guild_id,
-                data=dict(data),
-                version=self._command_version,
-            )
-            self.commands[command.id] = command
-            out.append(command)
-        self.notify()
-        return out
-
-    def upsert_command(self, guild_id: int | None, data: JSON) -> Command:
-        others = [
-            c.payload()
-            for c in self.commands.values()
-            if c.guild_id == guild_id
-            and (c.name, c.type) != (data["name"], int(data.get("type", 1)))
-        ]
-        self.set_commands(guild_id, [*others, data])
-        return next(
-            c for c in self.commands.values() if c.guild_id == guild_id and c.name == data["name"]
-        )
-
-    def commands_for(self, guild_id: int | None) -> list[Command]:
-        return [c for c in self.commands.values() if c.guild_id == guild_id]
-
-    def find_command(self, name: str, guild_id: int | None) -> Command | None:
-        """The command a user sees under ``name`` (guild commands win over global ones)."""
-        for scope in ([guild_id] if guild_id is not None else []) + [None]:
-            for command in self.commands.values():
-                if command.guild_id == scope and command.name == name and command.type == 1:
-                    return command
-        return None
-
-    # interactions
-
-    def start_interaction(
-        self,
-        user: User,
-        channel: Channel,
-        kind: InteractionType,
-        data: JSON,
-        *,
-        command_name: str | None = None,
-        source: Message | None = None,
-        trigger: Interaction | None = None,
-    ) -> Interaction:
-        interaction_id = self.ids.next()
-        interaction = Interaction(
-            id=interaction_id,
-            token=interaction_token(interaction_id),
-            type=kind,
-            user_id=user.id,
-            channel_id=channel.id,
-            guild_id=channel.guild_id,
-            data=data,
-            created_at=asyncio.get_running_loop().time(),
-            command_name=command_name,
-            source_message_id=source.id if source is not None else None,
-            trigger_id=trigger.id if trigger is not None else None,
-        )
-        self.interactions[interaction.id] = interaction
-        self._interactions_by_token[interaction.token] = interaction
-        self.gateway.dispatch("INTERACTION_CREATE", self.interaction_payload(interaction))
-        self.notify(channel.id)
-        return interaction
-
-    def interaction_by_id(self, interaction_id: int | str, token: str) -> Interaction:
-        try:
-            interaction = self.interactions[int(interaction_id)]
-        except (KeyError, ValueError):
-            raise unknown("interaction", 10062) from None
-        if not secrets.compare_digest(interaction.token, token):
-            raise unknown("interaction", 10062)
-        return interaction
-
-    def interaction_by_token(self, application_id: int | str, token: str) -> Interaction:
-        interaction = self._interactions_by_token.get(token)
-        if interaction is None or str(application_id) != str(self.application_id):
-            raise unknown("Webhook", 10015)
-        age = asyncio.get_running_loop().time() - interaction.created_at
-        if age > FOLLOWUP_LIFETIME or not interaction.is_acknowledged:
-            raise unknown("Webhook", 10015)
-        return interaction
-
-    def _meta(self, interaction: Interaction) -> InteractionMeta:
-        trigger = self.interactions.get(interaction.trigger_id or 0)
-        return InteractionMeta(
-            id=interaction.id,
-            type=interaction.type,
-            user_id=interaction.user_id,
-            name=interaction.command_name,
-            guild_id=interaction.guild_id,
-            original_response_message_id=interaction.original_message_id,
-            interacted_message_id=interaction.source_message_id,
-            triggering=self._meta(trigger) if trigger is not None else None,
-        )
-
-    def interaction_callback(
-        self, interaction: Interaction, body: JSON, uploads: list[Upload]
-    ) -> JSON:
-        age = asyncio.get_running_loop().time() - interaction.created_at
-        if interaction.is_acknowledged:
-            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if age > self.ack_timeout:
-            raise unknown("interaction", 10062)
-        try:
-            kind = CallbackType(int(body["type"]))
-        except (KeyError, ValueError):
-            raise ApiError(400, 50035, "Invalid Form Body") from None
-        data: JSON = body.get("data") or {}
-        channel = self.channels[interaction.channel_id]
-        is_component = interaction.type in (
-            InteractionType.MESSAGE_COMPONENT,
-            InteractionType.MODAL_SUBMIT,
-        ) and (interaction.source_message_id is not None)
-        is_autocomplete = interaction.type is InteractionType.AUTOCOMPLETE
-        if is_autocomplete != (kind is CallbackType.AUTOCOMPLETE_RESULT):
-            raise ApiError(400, 50035, "Interaction callback type is not valid here")
-        if kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE) and not (
-            is_component
-        ):
-            raise ApiError(400, 50035, "Interaction callback type is not valid here")
-        if kind is CallbackType.MODAL and interaction.type is InteractionType.MODAL_SUBMIT:
-            raise ApiError(400, 50035, "A modal cannot answer a modal submit")
-        resource: Message | None = None
-        ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
-        meta_type = (
-            MessageType.CHAT_INPUT_COMMAND
-            if interaction.type is InteractionType.APPLICATION_COMMAND
-            else MessageType.DEFAULT
-        )
-        if kind is CallbackType.CHANNEL_MESSAGE:
-            resource = self.bot_message(
-                channel,
-                data,
-                uploads,
-                ephemeral_for=interaction.user_id if ephemeral else None,
-                interaction=self._meta(interaction),
-                msg_type=meta_type,
-            )
-            interaction.original_message_id = resource.id
-        elif kind is CallbackType.DEFERRED_CHANNEL_MESSAGE:
-            resource = self.bot_message(
-                channel,
-                {"flags": data.get("flags") or 0},
-                [],
-                ephemeral_for=interaction.user_id if ephemeral else None,
-                interaction=self._meta(interaction),
-                msg_type=meta_type,
-                extra_flags=MessageFlag.LOADING,
-                validate=False,
-            )
-            interaction.original_message_id = resource.id
-        elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
-            source = self.messages[interaction.source_message_id or 0]
-            interaction.original_message_id = source.id
-            if kind is CallbackType.UPDATE_MESSAGE:
-                resource = self.edit_message(source, data, uploads)
-        elif kind is CallbackType.AUTOCOMPLETE_RESULT:
-            choices = list(data.get("choices") or [])
-            validate_choices(choices)
-            interaction.choices = choices
-        elif kind is CallbackType.MODAL:
-            if not data.get("custom_id") or not data.get("title"):
-                raise ApiError(400, 50035, "Invalid Form Body")
-            interaction.modal = data
-        interaction.callback_type = kind
-        interaction.ephemeral = ephemeral or (resource is not None and resource.ephemeral)
-        self.notify(interaction.channel_id)
-        answer: JSON = {
-            "interaction": {
-                "id": str(interaction.id),
-                "type": int(interaction.type),
-                "response_message_loading": kind is CallbackType.DEFERRED_CHANNEL_MESSAGE,
-                "response_message_ephemeral": interaction.ephemeral,
-            }
-        }
-        if interaction.original_message_id is not None:
-            answer["interaction"]["response_message_id"] = str(interaction.original_message_id)
-        # Discord describes a resource only for the callbacks that post or edit a message.
-        if resource is not None and kind in (
-            CallbackType.CHANNEL_MESSAGE,
-            CallbackType.UPDATE_MESSAGE,
-        ):
-            answer["resource"] = {
-                "type": int(kind),
-                "message": self.message_payload(resource, gateway=True),
-            }
-        return answer
-
-    def followup(self, interaction: Interaction, body: JSON, uploads: list[Upload]) -> Message:
-        channel = self.channels[interaction.channel_id]
-        original = (
-            self.messages.get(interaction.original_message_id)
-            if interaction.original_message_id is not None
-            else None
-        )
-        if (
-            interaction.callback_type is CallbackType.DEFERRED_CHANNEL_MESSAGE
-            and original is not None
-            and original.loading
-            and not interaction.followup_ids
-        ):
-            # Discord turns the first follow-up after a "thinking" defer into the original.
-            edit = {k: v for k, v in body.items() if k != "flags"}
-            edit.setdefault("content", "")
-            self.edit_message(original, edit, uploads)
-            interaction.followup_ids.append(original.id)
-            return original
-        ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
-        msg = self.bot_message(
-            channel,
-            body,
-            uploads,
-            ephemeral_for=interaction.user_id if ephemeral else None,
-            interaction=self._meta(interaction),
-        )
-        interaction.followup_ids.append(msg.id)
-        return msg
-
-    def interaction_message(self, interaction: Interaction, message_id: str) -> Message:
-        if message_id == "@original":
-            if interaction.original_message_id is None:
-                raise unknown("Message", 10008)
-            target = interaction.original_message_id
-        else:
-            try:
-                target = int(message_id)
-            except ValueError:
-                raise unknown("Message", 10008) from None
-            if target not in interaction.followup_ids and target != interaction.original_message_id:
-                raise unknown("Message", 10008)
-        msg = self.messages.get(target)
-        if msg is None or msg.deleted:
-            raise unknown("Message", 10008)
-        return msg
