@@ -545,22 +545,3 @@ _GUILD_REST_FIELDS: JSON = {
     "incidents_data": None,
 }
 _OWNER_MAY_CHANGE = frozenset({"name", "archived", "auto_archive_duration"})
-# What REST's guild object adds to the gateway's (a small server with nothing configured).
-_GUILD_REST_FIELDS: JSON = {
-    "description": None,
-    "home_header": None,
-    "banner": None,
-    "region": "deprecated",
-    "widget_enabled": False,
-    "widget_channel_id": None,
-    "max_presences": None,
-    "max_members": 250000,
-    "max_stage_video_channel_users": 50,
-    "max_video_channel_users": 25,
-    "vanity_url_code": None,
-    "safety_alerts_channel_id": None,
-    "public_updates_channel_id": None,
-    "nsfw": False,
-    "incidents_data": None,
-}
-_OWNER_MAY_CHANGE = frozenset({"name", "archived", "auto_archive_duration"})
