@@ -13,6 +13,7 @@ import copy
 import json
 import os
 import threading
+import time
 import uuid
 import warnings
 from collections import Counter
@@ -191,6 +192,7 @@ class Contract:
         self.requests = 0
         self.responses = 0
         self.routes: Counter[str] = Counter()
+        self.seconds = 0.0
         self._lock = threading.Lock()
 
     def check(
@@ -213,6 +215,7 @@ class Contract:
         from openapi_core.datatypes import RequestParameters
         from werkzeug.datastructures import Headers, ImmutableMultiDict
 
+        started = time.perf_counter()
         route = spec_route(method, path)
         found: list[Violation] = []
         if route is None:
@@ -252,6 +255,7 @@ class Contract:
                     response,
                 )
         with self._lock:
+            self.seconds += time.perf_counter() - started
             self.requests += 1
             self.responses += route is not None
             if route is not None:
@@ -276,6 +280,7 @@ class Contract:
         return {
             "requests": self.requests,
             "responses": self.responses,
+            "seconds": self.seconds,
             "routes": dict(self.routes),
             # Ids differ from test to test: one example of each kind of violation is enough.
             "violations": [
