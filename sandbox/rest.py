@@ -135,6 +135,10 @@ class RestApi(ApplicationRoutes):
         if route.auth and not self.state.token_ok(request.headers.get("Authorization", "")):
             body = {"message": "401: Unauthorized", "code": 0}
             return 401, json_response(body, status=401, headers=base_headers)
+        # Interaction endpoints (no bot token) are not bound by the global limit.
+        wait = self.limiter.hit_global() if route.auth else None
+        if wait is not None:
+            return 429, self._too_many(base_headers, wait, is_global=True)
         major = "+".join(params[k] for k in _MAJOR if k in params)
         limit = self.limiter.hit(route.key, major)
         headers = {**base_headers, **limit.headers()}

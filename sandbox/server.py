@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Self
 from aiohttp import web
 
 from sandbox.contract import TRAFFIC_DIR_ENV, Contract, contract_wanted
-from sandbox.faults import FaultInjector, RateLimiter, RequestRecord
+from sandbox.faults import GLOBAL_LIMIT, FaultInjector, RateLimiter, RequestRecord
 from sandbox.gateway import Intent
 from sandbox.models import Channel, Guild, Message, Role, User
 from sandbox.permissions import INVITE_PERMISSIONS
@@ -50,11 +50,15 @@ class Sandbox:
         attachment_dir: Path | None = None,
         contract: bool | None = None,
         bot_permissions: int = INVITE_PERMISSIONS,
+        route_limits: dict[str, tuple[int, float]] | None = None,
+        global_rate_limit: int = GLOBAL_LIMIT,
     ) -> None:
         """``contract``: validate all traffic against Discord's OpenAPI description (by default
         where ``SANDBOX_CONTRACT=1``, as in the test suite); a violation fails ``stop()``.
         ``bot_permissions``: the bot's role in every guild (by default the invite permissions
-        of docs/operations.md)."""
+        of docs/operations.md). ``route_limits``: (requests, seconds) per ``METHOD /template``,
+        by default Discord's 5 messages per 5 s in a channel; others get ``rate_limit`` per
+        ``rate_window``; ``global_rate_limit`` requests a second in all, as on Discord."""
         self.state = SandboxState(
             token=token,
             bot_name=bot_name,
@@ -64,7 +68,12 @@ class Sandbox:
             bot_permissions=bot_permissions,
         )
         self.faults = FaultInjector()
-        self.rate_limiter = RateLimiter(rate_limit, rate_window)
+        self.rate_limiter = RateLimiter(
+            rate_limit,
+            rate_window,
+            route_limits=route_limits,
+            global_limit=global_rate_limit,
+        )
         wanted = contract_wanted() if contract is None else contract
         self.contract: Contract | None = Contract() if wanted else None
         self._rest = RestApi(
