@@ -98,25 +98,33 @@ class RestApi(ApplicationRoutes):
         self, request: web.Request, method: str, path: str, status: int, response: web.Response
     ) -> None:
         content_type = request.content_type
+        body: Any = None
         if content_type.startswith("multipart/"):
             # Discord reads `payload_json` as the JSON body; files are described in it.
             if _PAYLOAD not in request:
                 request[_PAYLOAD] = (await read_body(request))[0]
-            body: bytes | None = json.dumps(request[_PAYLOAD]).encode()
-            content_type = "application/json"
+            body, content_type = request[_PAYLOAD], "application/json"
         else:
-            body = await request.read() or None
+            raw = await request.read()
+            if raw:
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = raw.decode(errors="replace")
+        answer: Any = None
+        if isinstance(response.body, bytes) and response.body:
+            answer = json.loads(response.body)
         assert self.contract is not None
         self.contract.check(
             method=method,
             path=path,
             query=request.query.items(),
-            headers=request.headers.items(),
-            content_type=content_type if body is not None else "",
+            headers=request.headers,
+            content_type=content_type,
             body=body,
             status=status,
             response_headers=response.headers,
-            response_body=bytes(response.body or b"") if isinstance(response.body, bytes) else b"",
+            response_body=answer,
             injected=request.get(_INJECTED, False),
         )
 

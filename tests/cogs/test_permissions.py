@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
+from sandbox import Permission
 from sandbox.permissions import INVITE_PERMISSIONS
 from tests.cogs.support import TIMEOUT, World, bot_running
 
@@ -27,3 +30,20 @@ async def test_a_refused_match_create_says_why_and_leaves_no_thread(world: World
         assert "You cannot play against yourself." in answer.content
         assert "incident" not in answer.content
         assert all(t.archived for t in world.sandbox.threads(world.lobby))
+
+
+@pytest.mark.parametrize(
+    "permission",
+    [p for p in Permission if p & INVITE_PERMISSIONS],
+    ids=lambda p: p.name.lower(),
+)
+async def test_without_each_invite_permission_match_create_answers_clearly(
+    world: World, permission: Permission
+) -> None:
+    # A moderator denies the bot one permission in the lobby (and so in its threads).
+    world.sandbox.set_overwrite(world.lobby, world.sandbox.bot, deny=permission)
+    async with bot_running(world):
+        result = await world.alice.slash("match create", opponent=world.bob.user)
+        answer = await result.wait_done(timeout=TIMEOUT)
+        assert "incident" not in answer.content, (permission.name, answer.content)
+        assert answer.content
