@@ -295,11 +295,17 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             else "open seat"
         )
         title = f"{interaction.user.display_name} vs {rival}"
-        thread = await channel.create_thread(
-            name=clip(title, 100),
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_MINUTES,
-        )
+        try:
+            thread = await channel.create_thread(
+                name=clip(title, 100),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_MINUTES,
+            )
+        except discord.Forbidden:
+            raise RefusalError(
+                f"I may not open a thread in {channel.mention}: a moderator can give me View "
+                "Channels and Create Public Threads there, or create the match in another channel."
+            ) from None
         try:
             match = await runtime.matches.create_match(
                 player,
@@ -318,9 +324,11 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             raise
         runtime.poke()
         await thread.edit(name=clip(f"Match #{match.id}: {title}", 100))
-        await thread.add_user(interaction.user)
-        if opponent is not None:
-            await thread.add_user(opponent)
+        for person in (interaction.user, opponent):
+            if person is not None:
+                # The thread is public: a player the bot may not add can still open it.
+                with contextlib.suppress(discord.Forbidden):
+                    await thread.add_user(person)
         if computer is not None:
             await self._start_against_computer(interaction, match, thread, deck_id)
             return
