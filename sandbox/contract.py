@@ -7,8 +7,8 @@ gives, errors included, against the response described for its status (exact, th
 
 The validator is `jsonschema` (Draft 2020-12, the dialect of OpenAPI 3.1) over the whole
 description as one `referencing` resource, so every `$ref` resolves as written; a validator is
-compiled once per operation, status and side and cached, which keeps a check near a
-millisecond. (A general OpenAPI request/response library rebuilt its validators for every call,
+compiled once per operation, status and side and cached, which keeps a check at a few
+milliseconds. (A general OpenAPI request/response library rebuilt its validators for every call,
 which cost a tenth of a second a request on this description.)
 """
 
