@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Any, Literal
 
@@ -98,6 +99,17 @@ async def join(runtime: Runtime, match_id: int, player_id: str, deck: str | None
     deck_id = await resolve_deck(runtime, player_id, deck)
     match = await runtime.matches.join_match(match_id, player_id, deck_id)
     return await start_if_ready(runtime, match, player_id)
+
+
+async def discard_thread(thread: discord.Thread) -> None:
+    """Remove a thread the bot just opened: delete it where the bot may (Manage Threads, which
+    the invite does not ask for), else archive it, as its creator always may. The caller's own
+    error is what the player must read, so a failure here is never raised over it."""
+    try:
+        await thread.delete()
+    except discord.Forbidden:
+        with contextlib.suppress(discord.HTTPException):
+            await thread.edit(archived=True)
 
 
 class JoinButton(PersistentItem[discord.ui.Button[Any]], actions=(JOIN,)):
@@ -249,11 +261,17 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             else "open seat"
         )
         title = f"{interaction.user.display_name} vs {rival}"
-        thread = await channel.create_thread(
-            name=clip(title, 100),
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=THREAD_MINUTES,
-        )
+        try:
+            thread = await channel.create_thread(
+                name=clip(title, 100),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_MINUTES,
+            )
+        except discord.Forbidden:
+            raise RefusalError(
+                f"I may not open a thread in {channel.mention}: a moderator can give me View "
+                "Channels and Create Public Threads there, or create the match in another channel."
+            ) from None
         try:
             match = await runtime.matches.create_match(
                 player,
@@ -268,12 +286,14 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 channel_id=str(thread.id),
             )
         except Exception:
-            await thread.delete()
+            await discard_thread(thread)
             raise
         await thread.edit(name=clip(f"Match #{match.id}: {title}", 100))
-        await thread.add_user(interaction.user)
-        if opponent is not None:
-            await thread.add_user(opponent)
+        for person in (interaction.user, opponent):
+            if person is not None:
+                # The thread is public: a player the bot may not add can still open it.
+                with contextlib.suppress(discord.Forbidden):
+                    await thread.add_user(person)
         if computer is not None:
             await self._start_against_computer(interaction, match, thread, deck_id)
             return

@@ -18,7 +18,8 @@ from sandbox.models import (
     Role,
     User,
 )
-from sandbox.players import InteractionResult, Modal, ScriptedPlayer, walk_components
+from sandbox.players import ScriptedPlayer
+from sandbox.results import InteractionResult, Modal, walk_components
 from sandbox.server import Sandbox
 from sandbox.state import Upload
 from sandbox.transcript import render_all, render_message, render_transcript, save_images

@@ -117,28 +117,56 @@ class RateLimitState:
         }
 
 
-class RateLimiter:
-    """Fixed-window buckets per (route, major parameter), as Discord reports them in headers.
+# Discord's own limit on posting: 5 messages per 5 seconds in one channel.
+MESSAGE_ROUTE = "POST /channels/{channel_id}/messages"
+DISCORD_ROUTE_LIMITS: dict[str, tuple[int, float]] = {MESSAGE_ROUTE: (5, 5.0)}
+GLOBAL_LIMIT = 50  # requests per second across every route but the interaction endpoints
 
-    The defaults are generous so that a well-behaved bot never waits, yet a bot that floods one
-    channel meets a real 429 rather than an endless stream of 200s.
+
+class RateLimiter:
+    """Fixed-window buckets per (route, major parameter), as Discord reports them in headers,
+    and Discord's global limit of 50 requests a second.
+
+    Routes without a limit of Discord's own (``route_limits``) get ``limit`` per ``window``:
+    generous, so that a well-behaved bot never waits, yet a bot that floods meets a real 429.
     """
 
-    def __init__(self, limit: int = 50, window: float = 1.0) -> None:
+    def __init__(
+        self,
+        limit: int = 50,
+        window: float = 1.0,
+        *,
+        route_limits: dict[str, tuple[int, float]] | None = None,
+        global_limit: int = GLOBAL_LIMIT,
+    ) -> None:
         self.limit = limit
         self.window = window
+        self.route_limits = DISCORD_ROUTE_LIMITS if route_limits is None else route_limits
+        self.global_limit = global_limit
         self._windows: dict[str, _Window] = {}
+        self._global = _Window(time.monotonic(), 0)
+
+    def hit_global(self) -> float | None:
+        """Count one request against the global limit: None if allowed, else the wait."""
+        now = time.monotonic()
+        if now - self._global.started >= 1.0:
+            self._global = _Window(now, 0)
+        if self._global.used >= self.global_limit:
+            return max(0.001, 1.0 - (now - self._global.started))
+        self._global.used += 1
+        return None
 
     def hit(self, route_key: str, major: str) -> RateLimitState:
         bucket = hashlib.sha1(route_key.encode(), usedforsecurity=False).hexdigest()[:16]
+        limit, span = self.route_limits.get(route_key, (self.limit, self.window))
         now = time.monotonic()
         key = f"{bucket}:{major}"
         window = self._windows.get(key)
-        if window is None or now - window.started >= self.window:
+        if window is None or now - window.started >= span:
             window = _Window(now, 0)
             self._windows[key] = window
-        reset_after = max(0.001, self.window - (now - window.started))
-        if window.used >= self.limit:
-            return RateLimitState(bucket, self.limit, 0, reset_after, allowed=False)
+        reset_after = max(0.001, span - (now - window.started))
+        if window.used >= limit:
+            return RateLimitState(bucket, limit, 0, reset_after, allowed=False)
         window.used += 1
-        return RateLimitState(bucket, self.limit, self.limit - window.used, reset_after, True)
+        return RateLimitState(bucket, limit, limit - window.used, reset_after, True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from sandbox.errors import ApiError, field_error, invalid_form, merge_errors
-from sandbox.models import MessageFlag
+from sandbox.models import JSON, MessageFlag
 
 CONTENT_LIMIT = 2000
 EMBEDS_LIMIT = 10
@@ -137,3 +138,32 @@ def validate_choices(choices: list[dict[str, Any]]) -> None:
         name = str(choice.get("name", ""))
         if not 1 <= len(name) <= 100:
             raise invalid_form(_too_long(["data", "choices", index, "name"], 100))
+
+
+def numbered(components: list[JSON]) -> list[JSON]:
+    """The components as Discord stores them: each with an ``id``, numbered in order from 1 where
+    the bot gave none (ids the bot chose are kept and skipped)."""
+    copies = copy.deepcopy(components)
+    taken: set[int] = set()
+    found: list[JSON] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict) and "type" in node:
+            found.append(node)
+            if isinstance(node.get("id"), int):
+                taken.add(node["id"])
+            for key in ("components", "accessory", "component"):
+                walk(node.get(key))
+
+    walk(copies)
+    next_id = 1
+    for node in found:
+        if not isinstance(node.get("id"), int):
+            while next_id in taken:
+                next_id += 1
+            node["id"] = next_id
+            taken.add(next_id)
+    return copies

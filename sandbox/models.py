@@ -19,12 +19,14 @@ class Permission(IntEnum):
     """The permission bits the sandbox reasons about (Discord's values)."""
 
     ADMINISTRATOR = 1 << 3
+    MANAGE_CHANNELS = 1 << 4
     MANAGE_GUILD = 1 << 5
     ADD_REACTIONS = 1 << 6
     VIEW_CHANNEL = 1 << 10
     SEND_MESSAGES = 1 << 11
     EMBED_LINKS = 1 << 14
     ATTACH_FILES = 1 << 15
+    MANAGE_MESSAGES = 1 << 13
     READ_MESSAGE_HISTORY = 1 << 16
     USE_APPLICATION_COMMANDS = 1 << 31
     MANAGE_THREADS = 1 << 34
@@ -34,6 +36,8 @@ class Permission(IntEnum):
 
 
 ALL_PERMISSIONS = (1 << 51) - 1
+# What @everyone may do in a sandbox guild: talk, read and use commands. Nothing that a bot could
+# need beyond its own role (thread creation, managing), so the bot has what its role grants.
 EVERYONE_PERMISSIONS = (
     Permission.VIEW_CHANNEL
     | Permission.SEND_MESSAGES
@@ -42,8 +46,6 @@ EVERYONE_PERMISSIONS = (
     | Permission.ATTACH_FILES
     | Permission.READ_MESSAGE_HISTORY
     | Permission.USE_APPLICATION_COMMANDS
-    | Permission.CREATE_PUBLIC_THREADS
-    | Permission.CREATE_PRIVATE_THREADS
     | Permission.SEND_MESSAGES_IN_THREADS
 )
 
@@ -110,6 +112,11 @@ class User:
             "system": False,
             "public_flags": 0,
             "flags": 0,
+            "banner": None,
+            "accent_color": None,
+            "avatar_decoration_data": None,
+            "collectibles": None,
+            "primary_guild": None,
         }
 
 
@@ -170,6 +177,24 @@ class Guild:
 
 
 @dataclass(slots=True)
+class Overwrite:
+    """A channel's permission overwrite for a role (``kind`` 0) or a member (``kind`` 1)."""
+
+    target_id: int
+    kind: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, object]:
+        return {
+            "id": str(self.target_id),
+            "type": self.kind,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
+@dataclass(slots=True)
 class Channel:
     id: int
     type: ChannelType
@@ -187,6 +212,7 @@ class Channel:
     auto_archive_duration: int = 1440
     last_message_id: int | None = None
     message_count: int = 0
+    overwrites: list[Overwrite] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -237,6 +263,8 @@ class InteractionMeta:
     guild_id: int | None
     original_response_message_id: int | None = None
     interacted_message_id: int | None = None
+    # A modal submit names the interaction that opened the modal.
+    triggering: InteractionMeta | None = None
 
 
 @dataclass(slots=True)
@@ -301,6 +329,13 @@ class Command:
         out.setdefault("options", [])
         out.setdefault("default_member_permissions", None)
         out.setdefault("nsfw", False)
+        # Discord answers its defaults for what the bot left out or sent as null.
+        if out.get("integration_types") is None:
+            out["integration_types"] = [0]
+        if out["default_member_permissions"] is not None:
+            out["default_member_permissions"] = str(out["default_member_permissions"])
+        if out.get("dm_permission") is None:
+            out.pop("dm_permission", None)
         out["id"] = str(self.id)
         out["application_id"] = str(self.application_id)
         out["version"] = str(self.version)
@@ -323,6 +358,7 @@ class Interaction:
     created_at: float
     command_name: str | None = None
     source_message_id: int | None = None
+    trigger_id: int | None = None
     callback_type: CallbackType | None = None
     ephemeral: bool = False
     original_message_id: int | None = None

@@ -10,30 +10,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
+from sandbox.app_routes import ApplicationRoutes
+from sandbox.calls import Call, Created, json_response, read_body
+from sandbox.contract import Contract
 from sandbox.errors import ApiError, unknown
 from sandbox.faults import Fault, FaultInjector, RateLimiter, RequestRecord
-from sandbox.models import JSON, Channel, ChannelType, Message
+from sandbox.models import JSON, Channel, ChannelType, Message, Permission
+from sandbox.permissions import missing_permissions, require
 from sandbox.state import SandboxState, Upload
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[["Call"], Awaitable[Any]]
+_PAYLOAD = web.RequestKey("sandbox.payload", object)
+_INJECTED = web.RequestKey("sandbox.injected", bool)
 _MAJOR = ("channel_id", "guild_id", "application_id", "interaction_id", "token")
-
-
-@dataclass(slots=True)
-class Call:
-    """One routed request: its parameters, JSON body and uploaded files."""
-
-    request: web.Request
-    params: dict[str, str]
-    body: Any
-    uploads: list[Upload]
-
-    def json(self) -> JSON:
-        return self.body if isinstance(self.body, dict) else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,65 +42,7 @@ class _Route:
         return f"{self.method} {self.template}"
 
 
-async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
-    """JSON bodies, or multipart with payload_json and files[n] as discord.py sends them."""
-    if request.content_type.startswith("multipart/"):
-        payload: Any = {}
-        files: dict[str, tuple[str, bytes, str | None]] = {}
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
-            if not isinstance(part, BodyPartReader):
-                continue
-            raw = await part.read(decode=True)
-            if part.name == "payload_json":
-                payload = json.loads(raw)
-            elif part.name is not None:
-                content_type = part.headers.get("Content-Type")
-                files[part.name] = (part.filename or part.name, bytes(raw), content_type)
-        described: dict[int, JSON] = {}
-        for item in payload.get("attachments") or [] if isinstance(payload, dict) else []:
-            if "filename" in item:
-                described[int(item["id"])] = item
-        uploads = []
-        for name, (filename, data, content_type) in files.items():
-            match = re.fullmatch(r"files\[(\d+)\]", name)
-            index = int(match.group(1)) if match else -1
-            meta = described.get(index, {})
-            uploads.append(
-                Upload(
-                    filename=str(meta.get("filename") or filename),
-                    data=data,
-                    description=meta.get("description"),
-                    content_type=(
-                        content_type
-                        if content_type and content_type != "application/octet-stream"
-                        else None
-                    ),
-                )
-            )
-        return payload, uploads
-    raw_text = await request.text()
-    if not raw_text:
-        return {}, []
-    try:
-        return json.loads(raw_text), []
-    except ValueError:
-        raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
-
-
-def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    # discord.py only parses bodies whose content-type is exactly "application/json".
-    return web.Response(
-        body=json.dumps(data).encode(),
-        status=status,
-        headers={**(headers or {}), "Content-Type": "application/json"},
-    )
-
-
-class RestApi:
+class RestApi(ApplicationRoutes):
     def __init__(
         self,
         state: SandboxState,
@@ -116,11 +51,13 @@ class RestApi:
         *,
         gateway_url: Callable[[], str],
         attachment_dir: Path | None,
+        contract: Contract | None = None,
     ) -> None:
         self.state = state
         self.faults = faults
         self.limiter = limiter
         self.requests: list[RequestRecord] = []
+        self.contract = contract
         self._gateway_url = gateway_url
         self._attachment_dir = attachment_dir
         self._routes: list[_Route] = []
@@ -131,6 +68,9 @@ class RestApi:
     def _add(self, method: str, template: str, handler: Handler, *, auth: bool = True) -> None:
         regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
         self._routes.append(_Route(method, template, re.compile(regex + "/?"), handler, auth))
+
+    def route_keys(self) -> list[str]:
+        return [route.key for route in self._routes]
 
     def _match(self, method: str, path: str) -> tuple[_Route, dict[str, str]] | None:
         found_path = False
@@ -145,28 +85,68 @@ class RestApi:
             raise ApiError(405, 0, "405: Method Not Allowed")
         return None
 
-    async def handle(self, request: web.Request) -> web.StreamResponse:
+    async def handle(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         method = request.method
         status, response = await self._answer(request, method, path)
         self.requests.append(RequestRecord(method, path, status))
+        if self.contract is not None:
+            await self._check(request, method, path, status, response)
         return response
+
+    async def _check(
+        self, request: web.Request, method: str, path: str, status: int, response: web.Response
+    ) -> None:
+        content_type = request.content_type
+        body: Any = None
+        if content_type.startswith("multipart/"):
+            # Discord reads `payload_json` as the JSON body; files are described in it.
+            if _PAYLOAD not in request:
+                request[_PAYLOAD] = (await read_body(request))[0]
+            body, content_type = request[_PAYLOAD], "application/json"
+        else:
+            raw = await request.read()
+            if raw:
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = raw.decode(errors="replace")
+        answer: Any = None
+        if isinstance(response.body, bytes) and response.body:
+            answer = json.loads(response.body)
+        assert self.contract is not None
+        self.contract.check(
+            method=method,
+            path=path,
+            query=request.query.items(),
+            headers=request.headers,
+            content_type=content_type,
+            body=body,
+            status=status,
+            response_headers=response.headers,
+            response_body=answer,
+            injected=request.get(_INJECTED, False),
+        )
 
     async def _answer(
         self, request: web.Request, method: str, path: str
-    ) -> tuple[int, web.StreamResponse]:
+    ) -> tuple[int, web.Response]:
         base_headers = {"Via": "1.1 google"}
         try:
             found = self._match(method, path)
         except ApiError as exc:
-            return exc.status, _json(exc.body(), status=exc.status, headers=base_headers)
+            return exc.status, json_response(exc.body(), status=exc.status, headers=base_headers)
         if found is None:
             body = {"message": "404: Not Found", "code": 0}
-            return 404, _json(body, status=404, headers=base_headers)
+            return 404, json_response(body, status=404, headers=base_headers)
         route, params = found
         if route.auth and not self.state.token_ok(request.headers.get("Authorization", "")):
             body = {"message": "401: Unauthorized", "code": 0}
-            return 401, _json(body, status=401, headers=base_headers)
+            return 401, json_response(body, status=401, headers=base_headers)
+        # Interaction endpoints (no bot token) are not bound by the global limit.
+        wait = self.limiter.hit_global() if route.auth else None
+        if wait is not None:
+            return 429, self._too_many(base_headers, wait, is_global=True)
         major = "+".join(params[k] for k in _MAJOR if k in params)
         limit = self.limiter.hit(route.key, major)
         headers = {**base_headers, **limit.headers()}
@@ -176,23 +156,28 @@ class RestApi:
             return 429, self._too_many(headers, retry, is_global=False)
         if fault is not None and fault.status == 429:
             return 429, self._too_many(headers, fault.retry_after, is_global=fault.is_global)
+        if fault is not None:
+            request[_INJECTED] = True
         if fault is not None and not fault.lost_reply:
             return fault.status, self._injected(fault, headers)
         try:
             payload, uploads = await read_body(request)
+            request[_PAYLOAD] = payload
             result = await route.handler(Call(request, params, payload, uploads))
         except ApiError as exc:
-            return exc.status, _json(exc.body(), status=exc.status, headers=headers)
+            return exc.status, json_response(exc.body(), status=exc.status, headers=headers)
         if fault is not None:
             return fault.status, self._injected(fault, headers)
         if result is None:
             return 204, web.Response(status=204, headers=headers)
-        return 200, _json(result, headers=headers)
+        if isinstance(result, Created):
+            return 201, json_response(result.body, status=201, headers=headers)
+        return 200, json_response(result, headers=headers)
 
     @staticmethod
     def _injected(fault: Fault, headers: dict[str, str]) -> web.Response:
         body = {"message": f"{fault.status}: Injected failure", "code": 0}
-        return _json(body, status=fault.status, headers=headers)
+        return json_response(body, status=fault.status, headers=headers)
 
     @staticmethod
     def _too_many(headers: dict[str, str], retry_after: float, *, is_global: bool) -> web.Response:
@@ -210,7 +195,7 @@ class RestApi:
             "global": is_global,
             "code": 0,
         }
-        return _json(body, status=429, headers=headers)
+        return json_response(body, status=429, headers=headers)
 
     async def attachment(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -264,6 +249,7 @@ class RestApi:
         a("GET", "/guilds/{guild_id}/threads/active", self.get_active_threads)
         a("GET", "/channels/{channel_id}", self.get_channel)
         a("PATCH", "/channels/{channel_id}", self.patch_channel)
+        a("DELETE", "/channels/{channel_id}", self.delete_channel)
         a("GET", "/channels/{channel_id}/messages", self.get_messages)
         a("POST", "/channels/{channel_id}/messages", self.post_message)
         a("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message)
@@ -295,98 +281,6 @@ class RestApi:
                 auth=False,
             )
 
-    # gateway, users, application
-
-    async def get_gateway(self, call: Call) -> JSON:
-        return {"url": self._gateway_url()}
-
-    async def get_gateway_bot(self, call: Call) -> JSON:
-        return {
-            "url": self._gateway_url(),
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000,
-                "reset_after": 0,
-                "max_concurrency": 1,
-            },
-        }
-
-    async def get_me(self, call: Call) -> JSON:
-        return {**self.state.bot.payload(), "verified": True, "mfa_enabled": False}
-
-    async def get_user(self, call: Call) -> JSON:
-        return self.state.user(call.params["user_id"]).payload()
-
-    async def create_dm(self, call: Call) -> JSON:
-        user = self.state.user(call.json().get("recipient_id", ""))
-        return self.state.channel_payload(self.state.dm_channel(user))
-
-    async def get_application(self, call: Call) -> JSON:
-        owner = next(
-            (self.state.users[g.owner_id] for g in self.state.guilds.values()),
-            self.state.bot,
-        )
-        return {
-            "id": str(self.state.application_id),
-            "name": self.state.bot.name,
-            "icon": None,
-            "description": "",
-            "rpc_origins": [],
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "bot": self.state.bot.payload(),
-            "owner": owner.payload(),
-            "team": None,
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "tags": [],
-            "redirect_uris": [],
-            "interactions_endpoint_url": None,
-            "approximate_guild_count": len(self.state.guilds),
-        }
-
-    # commands
-
-    def _command_scope(self, call: Call) -> int | None:
-        if call.params["application_id"] != str(self.state.application_id):
-            raise ApiError(403, 50001, "Missing Access")
-        if "guild_id" in call.params:
-            return self.state.guild(call.params["guild_id"]).id
-        return None
-
-    async def get_commands(self, call: Call) -> list[JSON]:
-        scope = self._command_scope(call)
-        return [c.payload() for c in self.state.commands_for(scope)]
-
-    async def put_commands(self, call: Call) -> list[JSON]:
-        scope = self._command_scope(call)
-        if not isinstance(call.body, list):
-            raise ApiError(400, 50035, "Invalid Form Body")
-        _validate_commands(call.body)
-        return [c.payload() for c in self.state.set_commands(scope, call.body)]
-
-    async def post_command(self, call: Call) -> JSON:
-        scope = self._command_scope(call)
-        _validate_commands([call.json()])
-        return self.state.upsert_command(scope, call.json()).payload()
-
-    def _command(self, call: Call) -> int:
-        scope = self._command_scope(call)
-        try:
-            command = self.state.commands[int(call.params["command_id"])]
-        except (KeyError, ValueError):
-            raise unknown("application command", 10063) from None
-        if command.guild_id != scope:
-            raise unknown("application command", 10063)
-        return command.id
-
-    async def get_command(self, call: Call) -> JSON:
-        return self.state.commands[self._command(call)].payload()
-
-    async def delete_command(self, call: Call) -> None:
-        del self.state.commands[self._command(call)]
-
     # guilds
 
     async def get_guild(self, call: Call) -> JSON:
@@ -395,19 +289,22 @@ class RestApi:
         for key in ("members", "channels", "threads", "presences", "voice_states"):
             payload.pop(key)
         payload["approximate_member_count"] = len(guild.members)
+        payload.update(_GUILD_REST_FIELDS)
         return payload
 
     async def get_guild_channels(self, call: Call) -> list[JSON]:
         guild = self.state.guild(call.params["guild_id"])
         return [self.state.channel_payload(self.state.channels[c]) for c in guild.channel_ids]
 
-    async def create_guild_channel(self, call: Call) -> JSON:
+    async def create_guild_channel(self, call: Call) -> Created:
         guild = self.state.guild(call.params["guild_id"])
+        if not guild.permissions_of(self.state.bot.id) & Permission.MANAGE_CHANNELS:
+            raise missing_permissions()
         body = call.json()
         if int(body.get("type") or 0) != ChannelType.TEXT or not body.get("name"):
             raise ApiError(400, 50035, "Invalid Form Body")
         channel = self.state.create_channel(guild, str(body["name"]), topic=body.get("topic"))
-        return self.state.channel_payload(channel)
+        return Created(self.state.channel_payload(channel))
 
     async def get_members(self, call: Call) -> list[JSON]:
         guild = self.state.guild(call.params["guild_id"])
@@ -442,12 +339,28 @@ class RestApi:
                 for t in threads
                 if bot_id in t.member_ids
             ],
+            "has_more": False,
         }
 
     # channels and messages
 
-    def _channel(self, call: Call) -> Channel:
-        return self.state.channel(call.params["channel_id"])
+    def _channel(self, call: Call, *needed: Permission) -> Channel:
+        """The channel, if the bot may see it and has ``needed`` there (Discord's 50001/50013)."""
+        channel = self.state.channel(call.params["channel_id"])
+        require(self.state.bot_permissions_in(channel), *needed)
+        return channel
+
+    def _can_send(self, channel: Channel, body: JSON, uploads: list[Upload]) -> None:
+        needed = [
+            Permission.SEND_MESSAGES_IN_THREADS if channel.is_thread else Permission.SEND_MESSAGES
+        ]
+        if body.get("embeds"):
+            needed.append(Permission.EMBED_LINKS)
+        if uploads:
+            needed.append(Permission.ATTACH_FILES)
+        if body.get("message_reference"):
+            needed.append(Permission.READ_MESSAGE_HISTORY)
+        require(self.state.bot_permissions_in(channel), *needed)
 
     async def get_channel(self, call: Call) -> JSON:
         return self.state.channel_payload(self._channel(call))
@@ -456,10 +369,41 @@ class RestApi:
         channel = self._channel(call)
         if channel.type is ChannelType.DM:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._may_edit(channel, call.json())
         return self.state.channel_payload(self.state.update_channel(channel, call.json()))
+
+    async def delete_channel(self, call: Call) -> JSON:
+        channel = self._channel(call)
+        if channel.type is ChannelType.DM:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        manage = Permission.MANAGE_THREADS if channel.is_thread else Permission.MANAGE_CHANNELS
+        require(self.state.bot_permissions_in(channel), manage)
+        payload = self.state.channel_payload(channel)
+        self.state.delete_channel(channel)
+        return payload
+
+    def _may_edit(self, channel: Channel, body: JSON) -> None:
+        """Discord's rules for editing a channel: Manage Channels, or for a thread Manage
+        Threads; a thread's creator may rename, archive and time it themselves, and anyone who
+        may post there may unarchive an unlocked thread by posting or asking so."""
+        perms = self.state.bot_permissions_in(channel)
+        if not channel.is_thread:
+            require(perms, Permission.MANAGE_CHANNELS)
+            return
+        if perms & Permission.MANAGE_THREADS:
+            return
+        changed = {k for k, v in body.items() if v is not None}
+        if changed <= {"archived"} and body.get("archived") is False and not channel.locked:
+            require(perms, Permission.SEND_MESSAGES_IN_THREADS)
+            return
+        own = channel.owner_id == self.state.bot.id
+        if not own or not changed <= _OWNER_MAY_CHANGE:
+            raise missing_permissions()
 
     async def get_messages(self, call: Call) -> list[JSON]:
         channel = self._channel(call)
+        if not self.state.bot_permissions_in(channel) & Permission.READ_MESSAGE_HISTORY:
+            return []  # Discord answers an empty history to a bot that may not read it
         query = call.request.query
         limit = max(1, min(100, int(query.get("limit", "50"))))
         history = [m for m in self.state.channel_history(channel.id) if not m.ephemeral]
@@ -476,6 +420,7 @@ class RestApi:
         return [self.state.message_payload(m) for m in reversed(selected)]
 
     async def get_message(self, call: Call) -> JSON:
+        self._channel(call, Permission.READ_MESSAGE_HISTORY)
         msg = self.state.message(call.params["channel_id"], call.params["message_id"])
         if msg.ephemeral:
             raise unknown("Message", 10008)
@@ -483,11 +428,13 @@ class RestApi:
 
     async def post_message(self, call: Call) -> JSON:
         channel = self._channel(call)
+        self._can_send(channel, call.json(), call.uploads)
         msg = self.state.bot_message(channel, call.json(), call.uploads)
         self._save(msg)
         return self.state.message_payload(msg)
 
     async def patch_message(self, call: Call) -> JSON:
+        self._channel(call)
         msg = self.state.message(call.params["channel_id"], call.params["message_id"])
         if msg.ephemeral:
             raise unknown("Message", 10008)
@@ -498,18 +445,24 @@ class RestApi:
         return self.state.message_payload(msg)
 
     async def delete_message(self, call: Call) -> None:
+        channel = self._channel(call)
         msg = self.state.message(call.params["channel_id"], call.params["message_id"])
         if msg.ephemeral:
             raise unknown("Message", 10008)
+        if msg.author_id != self.state.bot.id:
+            require(self.state.bot_permissions_in(channel), Permission.MANAGE_MESSAGES)
         self.state.delete_message(msg)
 
     async def typing(self, call: Call) -> None:
-        self._channel(call)
+        channel = self._channel(call)
+        self._can_send(channel, {}, [])
 
     # threads
 
-    async def thread_from_message(self, call: Call) -> JSON:
-        channel = self._channel(call)
+    async def thread_from_message(self, call: Call) -> Created:
+        channel = self._channel(
+            call, Permission.CREATE_PUBLIC_THREADS, Permission.READ_MESSAGE_HISTORY
+        )
         msg = self.state.message(channel.id, call.params["message_id"])
         if msg.ephemeral:
             raise unknown("Message", 10008)
@@ -522,14 +475,20 @@ class RestApi:
             from_message=msg,
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
         )
-        return self.state.channel_payload(thread)
+        return Created(self.state.channel_payload(thread))
 
-    async def thread_without_message(self, call: Call) -> JSON:
+    async def thread_without_message(self, call: Call) -> Created:
         channel = self._channel(call)
         body = call.json()
         kind = int(body.get("type") or ChannelType.PRIVATE_THREAD)
         if kind not in (ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD):
             raise ApiError(400, 50035, "Invalid Form Body")
+        require(
+            self.state.bot_permissions_in(channel),
+            Permission.CREATE_PUBLIC_THREADS
+            if kind == ChannelType.PUBLIC_THREAD
+            else Permission.CREATE_PRIVATE_THREADS,
+        )
         thread = self.state.create_thread(
             channel,
             str(body.get("name", "")),
@@ -538,7 +497,7 @@ class RestApi:
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
             invitable=bool(body.get("invitable", True)),
         )
-        return self.state.channel_payload(thread)
+        return Created(self.state.channel_payload(thread))
 
     def _thread_and_user(self, call: Call) -> tuple[Channel, int]:
         thread = self._channel(call)
@@ -562,82 +521,39 @@ class RestApi:
 
     async def add_thread_member(self, call: Call) -> None:
         thread, user_id = self._thread_and_user(call)
+        if user_id != self.state.bot.id:
+            # Adding someone needs what posting there needs, in a thread that is not archived.
+            require(self.state.bot_permissions_in(thread), Permission.SEND_MESSAGES_IN_THREADS)
+            if thread.archived:
+                raise ApiError(400, 50083, "Thread is archived")
         self.state.add_thread_member(thread, self.state.users[user_id])
 
     async def remove_thread_member(self, call: Call) -> None:
         thread, user_id = self._thread_and_user(call)
+        own_private = thread.type is ChannelType.PRIVATE_THREAD and (
+            thread.owner_id == self.state.bot.id
+        )
+        if user_id != self.state.bot.id and not own_private:
+            require(self.state.bot_permissions_in(thread), Permission.MANAGE_THREADS)
         self.state.remove_thread_member(thread, self.state.users[user_id])
 
-    # interactions and their webhooks
 
-    async def interaction_callback(self, call: Call) -> JSON | None:
-        interaction = self.state.interaction_by_id(
-            call.params["interaction_id"], call.params["token"]
-        )
-        answer = self.state.interaction_callback(interaction, call.json(), call.uploads)
-        if interaction.original_message_id is not None:
-            self._save(self.state.messages[interaction.original_message_id])
-        with_response = call.request.query.get("with_response", "false").lower()
-        return answer if with_response in ("1", "true") else None
-
-    async def execute_webhook(self, call: Call) -> JSON | None:
-        interaction = self.state.interaction_by_token(
-            call.params["application_id"], call.params["token"]
-        )
-        msg = self.state.followup(interaction, call.json(), call.uploads)
-        self._save(msg)
-        wait = call.request.query.get("wait", "false").lower() in ("1", "true")
-        return self.state.message_payload(msg) if wait else None
-
-    def _webhook_message(self, call: Call) -> Message:
-        interaction = self.state.interaction_by_token(
-            call.params["application_id"], call.params["token"]
-        )
-        return self.state.interaction_message(interaction, call.params["message_id"])
-
-    async def get_webhook_message(self, call: Call) -> JSON:
-        return self.state.message_payload(self._webhook_message(call))
-
-    async def patch_webhook_message(self, call: Call) -> JSON:
-        msg = self._webhook_message(call)
-        self.state.edit_message(msg, call.json(), call.uploads)
-        self._save(msg)
-        return self.state.message_payload(msg)
-
-    async def delete_webhook_message(self, call: Call) -> None:
-        self.state.delete_message(self._webhook_message(call))
-
-
-_NAME = re.compile(r"^[-_\w]{1,32}$")
-
-
-def _validate_commands(payloads: list[Any]) -> None:
-    names: set[tuple[str, int]] = set()
-    for index, data in enumerate(payloads):
-        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-            raise ApiError(400, 50035, "Invalid Form Body")
-        kind = int(data.get("type", 1))
-        key = (data["name"], kind)
-        if key in names:
-            raise ApiError(400, 50035, f"Invalid Form Body: duplicate command {data['name']!r}")
-        names.add(key)
-        if kind == 1:
-            _validate_options(str(index), data)
-    if len(payloads) > 100:
-        raise ApiError(400, 30032, "Maximum number of application commands reached (100)")
-
-
-def _validate_options(where: str, data: JSON) -> None:
-    name = str(data.get("name", ""))
-    if not _NAME.match(name) or name.lower() != name:
-        raise ApiError(400, 50035, f"Invalid Form Body: {where}.name {name!r}")
-    description = str(data.get("description", ""))
-    if not 1 <= len(description) <= 100:
-        raise ApiError(400, 50035, f"Invalid Form Body: {where}.description of {name!r}")
-    options = data.get("options") or []
-    if len(options) > 25:
-        raise ApiError(400, 50035, f"Invalid Form Body: {where}.options has more than 25")
-    for o_index, option in enumerate(options):
-        _validate_options(f"{where}.options.{o_index}", option)
-        if len(option.get("choices") or []) > 25:
-            raise ApiError(400, 50035, f"Invalid Form Body: {where}.options.{o_index}.choices")
+# What REST's guild object adds to the gateway's (a small server with nothing configured).
+_GUILD_REST_FIELDS: JSON = {
+    "description": None,
+    "home_header": None,
+    "banner": None,
+    "region": "deprecated",
+    "widget_enabled": False,
+    "widget_channel_id": None,
+    "max_presences": None,
+    "max_members": 250000,
+    "max_stage_video_channel_users": 50,
+    "max_video_channel_users": 25,
+    "vanity_url_code": None,
+    "safety_alerts_channel_id": None,
+    "public_updates_channel_id": None,
+    "nsfw": False,
+    "incidents_data": None,
+}
+_OWNER_MAY_CHANGE = frozenset({"name", "archived", "auto_archive_duration"})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -11,9 +12,11 @@ from typing import TYPE_CHECKING, Any, Self
 
 from aiohttp import web
 
-from sandbox.faults import FaultInjector, RateLimiter, RequestRecord
+from sandbox.contract import TRAFFIC_DIR_ENV, Contract, contract_wanted
+from sandbox.faults import GLOBAL_LIMIT, FaultInjector, RateLimiter, RequestRecord
 from sandbox.gateway import Intent
-from sandbox.models import Channel, Guild, Message, User
+from sandbox.models import Channel, Guild, Message, Role, User
+from sandbox.permissions import INVITE_PERMISSIONS
 from sandbox.rest import RestApi
 from sandbox.state import SandboxState
 
@@ -45,22 +48,41 @@ class Sandbox:
         rate_limit: int = 50,
         rate_window: float = 1.0,
         attachment_dir: Path | None = None,
+        contract: bool | None = None,
+        bot_permissions: int = INVITE_PERMISSIONS,
+        route_limits: dict[str, tuple[int, float]] | None = None,
+        global_rate_limit: int = GLOBAL_LIMIT,
     ) -> None:
+        """``contract``: validate all traffic against Discord's OpenAPI description (by default
+        where ``SANDBOX_CONTRACT=1``, as in the test suite); a violation fails ``stop()``.
+        ``bot_permissions``: the bot's role in every guild (by default the invite permissions
+        of docs/operations.md). ``route_limits``: (requests, seconds) per ``METHOD /template``,
+        by default Discord's 5 messages per 5 s in a channel; others get ``rate_limit`` per
+        ``rate_window``; ``global_rate_limit`` requests a second in all, as on Discord."""
         self.state = SandboxState(
             token=token,
             bot_name=bot_name,
             allowed_intents=privileged_intents,
             heartbeat_interval_ms=int(heartbeat_interval * 1000),
             ack_timeout=ack_timeout,
+            bot_permissions=bot_permissions,
         )
         self.faults = FaultInjector()
-        self.rate_limiter = RateLimiter(rate_limit, rate_window)
+        self.rate_limiter = RateLimiter(
+            rate_limit,
+            rate_window,
+            route_limits=route_limits,
+            global_limit=global_rate_limit,
+        )
+        wanted = contract_wanted() if contract is None else contract
+        self.contract: Contract | None = Contract() if wanted else None
         self._rest = RestApi(
             self.state,
             self.faults,
             self.rate_limiter,
             gateway_url=lambda: self.gateway_url,
             attachment_dir=attachment_dir,
+            contract=self.contract,
         )
         self._runner: web.AppRunner | None = None
         self._port = 0
@@ -85,11 +107,18 @@ class Sandbox:
         self.state.gateway.resume_url = self.gateway_url
         log.info("sandbox listening on %s", self.url)
 
-    async def stop(self) -> None:
+    async def stop(self, *, check_contract: bool = True) -> None:
+        """Stop serving; with the contract on, raise ContractViolationError if it was broken."""
         await self.state.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.contract is not None:
+            traffic = os.environ.get(TRAFFIC_DIR_ENV)
+            if traffic:
+                self.contract.save(Path(traffic))
+            if check_contract:
+                self.contract.raise_if_broken()
 
     async def __aenter__(self) -> Self:
         await self.start()
@@ -101,7 +130,8 @@ class Sandbox:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        await self.stop()
+        # A test that already failed keeps its own error; the violations are then secondary.
+        await self.stop(check_contract=exc is None)
 
     # addresses for the client
 
@@ -160,6 +190,19 @@ class Sandbox:
     def create_channel(self, guild: Guild, name: str, *, topic: str | None = None) -> Channel:
         return self.state.create_channel(guild, name, topic=topic)
 
+    def set_overwrite(
+        self, channel: Channel, target: User | Role, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Allow or deny permissions in ``channel`` (and its threads) to a member or a role, as
+        a moderator would in the channel's settings; nothing allowed or denied removes it."""
+        kind = 0 if isinstance(target, Role) else 1
+        self.state.set_overwrite(channel, target.id, kind, allow, deny)
+
+    def bot_role(self, guild: Guild) -> Role:
+        """The role the bot was invited with."""
+        member = guild.members[self.state.bot.id]
+        return guild.roles[member.role_ids[0]]
+
     def set_dms_open(self, user: User, is_open: bool) -> None:
         user.dms_open = is_open
 
@@ -205,6 +248,10 @@ class Sandbox:
 
     def can_view(self, user: User, channel: Channel) -> bool:
         return self.state.can_view_channel(user.id, channel)
+
+    def served_routes(self) -> list[str]:
+        """Every REST route the sandbox answers, as ``METHOD /template``."""
+        return self._rest.route_keys()
 
     @property
     def requests(self) -> list[RequestRecord]:

@@ -1,4 +1,4 @@
-"""Everything the sandbox knows, the changes the bot and the players make, and their payloads."""
+"""Everything the sandbox knows, and the changes the bot and the players make."""
 
 from __future__ import annotations
 
@@ -13,35 +13,35 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.errors import ApiError, SandboxTimeoutError, unknown
-from sandbox.gateway import GatewayHub, GatewaySession, Intent
-from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, validate_choices, validate_message
+from sandbox.gateway import GatewayHub, Intent
+from sandbox.interactions import Commands
+from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, numbered, validate_message
 from sandbox.models import (
     ALL_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     JSON,
     Attachment,
-    CallbackType,
     Channel,
     ChannelType,
     Command,
     Guild,
     Interaction,
     InteractionMeta,
-    InteractionType,
     Member,
     Message,
     MessageFlag,
     MessageType,
+    Overwrite,
     Permission,
     Role,
     User,
 )
-from sandbox.snowflake import SnowflakeGenerator, interaction_token, iso_timestamp, now_iso
+from sandbox.permissions import INVITE_PERMISSIONS, channel_permissions
+from sandbox.snowflake import SnowflakeGenerator, now_iso
 
 log = logging.getLogger(__name__)
 
 _MENTION = re.compile(r"<@!?(\d+)>")
-FOLLOWUP_LIFETIME = 15 * 60.0
 _POLL_INTERVAL = 0.02
 # Keyed waiters are woken by their channels' changes; the slow poll only bounds the cost of a
 # change that forgot to say where it happened.
@@ -58,7 +58,7 @@ class Upload:
     content_type: str | None = None
 
 
-class SandboxState:
+class SandboxState(Commands):
     """The world: users, guilds, channels, messages, commands and interactions."""
 
     def __init__(
@@ -70,12 +70,14 @@ class SandboxState:
         heartbeat_interval_ms: int,
         ack_timeout: float,
         attachment_limit: int = DEFAULT_ATTACHMENT_LIMIT,
+        bot_permissions: int = INVITE_PERMISSIONS,
     ) -> None:
         self.ids = SnowflakeGenerator()
         self.token = token
         self.base_url = ""
         self.ack_timeout = ack_timeout
         self.attachment_limit = attachment_limit
+        self.bot_permissions = bot_permissions
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -168,15 +170,15 @@ class SandboxState:
 
     def create_guild(self, name: str, owner: User | None = None) -> Guild:
         guild_id = self.ids.next()
-        owner_id = owner.id if owner is not None else self.bot.id
-        guild = Guild(id=guild_id, name=name, owner_id=owner_id)
+        # Someone else owns the server: an owner has every permission, a bot only its role's.
+        owner = owner or self.create_user(f"{name} owner")
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild_id] = Role(guild_id, "@everyone", int(EVERYONE_PERMISSIONS))
-        bot_role = Role(self.ids.next(), self.bot.name, int(Permission.ADMINISTRATOR), 1, True)
+        bot_role = Role(self.ids.next(), self.bot.name, int(self.bot_permissions), 1, True)
         guild.roles[bot_role.id] = bot_role
         self.guilds[guild_id] = guild
         guild.members[self.bot.id] = Member(self.bot.id, [bot_role.id], now_iso())
-        if owner is not None:
-            guild.members[owner.id] = Member(owner.id, [], now_iso())
+        guild.members[owner.id] = Member(owner.id, [], now_iso())
         # A guild joined while online comes without "unavailable": discord.py reads it as a join.
         joined = {k: v for k, v in self.guild_payload(guild).items() if k != "unavailable"}
         self.gateway.dispatch("GUILD_CREATE", joined, intent=Intent.GUILDS)
@@ -264,7 +266,30 @@ class SandboxState:
     def threads_of(self, channel: Channel) -> list[Channel]:
         return [c for c in self.channels.values() if c.is_thread and c.parent_id == channel.id]
 
-    # visibility
+    # visibility and permissions
+
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """``user_id``'s permissions in ``channel``, as Discord computes them (all in a DM)."""
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is None:
+            return ALL_PERMISSIONS
+        parent = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        overwrites = parent.overwrites if parent is not None else []
+        return channel_permissions(guild, channel, user_id, overwrites)
+
+    def bot_permissions_in(self, channel: Channel) -> int:
+        return self.permissions_in(self.bot.id, channel)
+
+    def set_overwrite(
+        self, channel: Channel, target_id: int, kind: int, allow: int, deny: int
+    ) -> None:
+        """Set (or with nothing allowed or denied, remove) a channel's overwrite for a role or
+        member, and tell the bot, as a moderator editing the channel would."""
+        channel.overwrites = [o for o in channel.overwrites if o.target_id != target_id]
+        if allow or deny:
+            channel.overwrites.append(Overwrite(target_id, kind, allow, deny))
+        self.gateway.dispatch("CHANNEL_UPDATE", self.channel_payload(channel), intent=Intent.GUILDS)
+        self.notify()
 
     def can_view_channel(self, user_id: int, channel: Channel) -> bool:
         if user_id == self.bot.id:
@@ -274,10 +299,7 @@ class SandboxState:
         guild = self.guilds.get(channel.guild_id or 0)
         if guild is None or user_id not in guild.members:
             return False
-        if channel.type is ChannelType.PRIVATE_THREAD:
-            perms = guild.permissions_of(user_id)
-            return user_id in channel.member_ids or bool(perms & Permission.MANAGE_THREADS)
-        return True
+        return bool(self.permissions_in(user_id, channel) & Permission.VIEW_CHANNEL)
 
     def can_see(self, user_id: int, message: Message) -> bool:
         if message.deleted:
@@ -288,228 +310,6 @@ class SandboxState:
 
     def visible_messages(self, user_id: int, channel: Channel) -> list[Message]:
         return [m for m in self.channel_history(channel.id) if self.can_see(user_id, m)]
-
-    # payloads
-
-    def member_payload(self, guild: Guild, user_id: int, *, permissions: bool = False) -> JSON:
-        member = guild.members[user_id]
-        out: JSON = {
-            "user": self.users[user_id].payload(),
-            "nick": member.nick,
-            "avatar": None,
-            "banner": None,
-            "roles": [str(r) for r in member.role_ids],
-            "joined_at": member.joined_at,
-            "premium_since": None,
-            "deaf": False,
-            "mute": False,
-            "flags": 0,
-            "pending": False,
-            "communication_disabled_until": None,
-        }
-        if permissions:
-            out["permissions"] = str(guild.permissions_of(user_id))
-        return out
-
-    def _guild_member_payloads(self, guild_id: int) -> list[JSON]:
-        guild = self.guilds.get(guild_id)
-        if guild is None:
-            return []
-        return [self.member_payload(guild, uid) for uid in guild.members]
-
-    def thread_member_payload(self, thread: Channel, user_id: int) -> JSON:
-        return {
-            "id": str(thread.id),
-            "user_id": str(user_id),
-            "join_timestamp": now_iso(),
-            "flags": 0,
-        }
-
-    def channel_payload(self, channel: Channel) -> JSON:
-        out: JSON = {"id": str(channel.id), "type": int(channel.type), "flags": 0}
-        out["last_message_id"] = str(channel.last_message_id) if channel.last_message_id else None
-        if channel.type is ChannelType.DM:
-            recipient = self.users[channel.recipient_id or 0]
-            out["recipients"] = [recipient.payload()]
-            return out
-        out.update(
-            {
-                "guild_id": str(channel.guild_id),
-                "name": channel.name,
-                "parent_id": str(channel.parent_id) if channel.parent_id else None,
-                "rate_limit_per_user": 0,
-                "nsfw": False,
-            }
-        )
-        if channel.is_thread:
-            out.update(
-                {
-                    "owner_id": str(channel.owner_id),
-                    "message_count": channel.message_count,
-                    "total_message_sent": channel.message_count,
-                    "member_count": min(len(channel.member_ids), 50),
-                    "thread_metadata": {
-                        "archived": channel.archived,
-                        "auto_archive_duration": channel.auto_archive_duration,
-                        "archive_timestamp": iso_timestamp(channel.id),
-                        "locked": channel.locked,
-                        "invitable": channel.invitable,
-                        "create_timestamp": iso_timestamp(channel.id),
-                    },
-                }
-            )
-            if self.bot.id in channel.member_ids:
-                out["member"] = self.thread_member_payload(channel, self.bot.id)
-        else:
-            out.update(
-                {
-                    "position": channel.position,
-                    "permission_overwrites": [],
-                    "topic": channel.topic,
-                    "default_auto_archive_duration": 1440,
-                }
-            )
-        return out
-
-    def guild_payload(self, guild: Guild) -> JSON:
-        channels = [self.channels[c] for c in guild.channel_ids]
-        threads = [
-            c
-            for c in self.channels.values()
-            if c.is_thread and c.guild_id == guild.id and not c.archived
-        ]
-        return {
-            "id": str(guild.id),
-            "name": guild.name,
-            "icon": None,
-            "splash": None,
-            "discovery_splash": None,
-            "owner_id": str(guild.owner_id),
-            "afk_channel_id": None,
-            "afk_timeout": 300,
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "roles": [r.payload() for r in guild.roles.values()],
-            "emojis": [],
-            "stickers": [],
-            "features": [],
-            "mfa_level": 0,
-            "application_id": None,
-            "system_channel_id": None,
-            "system_channel_flags": 0,
-            "rules_channel_id": None,
-            "joined_at": guild.members[self.bot.id].joined_at,
-            "large": False,
-            "unavailable": False,
-            "member_count": len(guild.members),
-            "voice_states": [],
-            "members": self._guild_member_payloads(guild.id),
-            "channels": [self.channel_payload(c) for c in channels],
-            "threads": [self.channel_payload(t) for t in threads],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "premium_tier": 0,
-            "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
-            "nsfw_level": 0,
-            "premium_progress_bar_enabled": False,
-        }
-
-    def message_payload(self, msg: Message, *, gateway: bool = False) -> JSON:
-        author = self.users[msg.author_id]
-        out: JSON = {
-            "id": str(msg.id),
-            "channel_id": str(msg.channel_id),
-            "type": int(msg.type),
-            "author": author.payload(),
-            "content": msg.content,
-            "timestamp": msg.timestamp,
-            "edited_timestamp": msg.edited_timestamp,
-            "tts": msg.tts,
-            "mention_everyone": False,
-            "mentions": [self.users[u].payload() for u in msg.mention_ids if u in self.users],
-            "mention_roles": [],
-            "attachments": [a.payload(self.base_url, msg.channel_id) for a in msg.attachments],
-            "embeds": msg.embeds,
-            "components": msg.components,
-            "pinned": False,
-            "flags": msg.flags,
-        }
-        if msg.nonce is not None:
-            out["nonce"] = msg.nonce
-        if msg.webhook_id is not None:
-            out["webhook_id"] = str(msg.webhook_id)
-        if msg.application_id is not None:
-            out["application_id"] = str(msg.application_id)
-        if msg.interaction is not None:
-            out["interaction_metadata"] = self._interaction_meta_payload(msg.interaction)
-        if msg.reference_message_id is not None:
-            out["message_reference"] = {
-                "type": 0,
-                "message_id": str(msg.reference_message_id),
-                "channel_id": str(msg.channel_id),
-            }
-            ref = self.messages.get(msg.reference_message_id)
-            if ref is not None and not ref.deleted:
-                out["referenced_message"] = self.message_payload(ref)
-        if msg.thread_id is not None and msg.thread_id in self.channels:
-            out["thread"] = self.channel_payload(self.channels[msg.thread_id])
-        if gateway and msg.guild_id is not None:
-            out["guild_id"] = str(msg.guild_id)
-            guild = self.guilds[msg.guild_id]
-            if msg.author_id in guild.members and msg.webhook_id is None:
-                member = self.member_payload(guild, msg.author_id)
-                member.pop("user")
-                out["member"] = member
-        return out
-
-    def _interaction_meta_payload(self, meta: InteractionMeta) -> JSON:
-        owner = {"0": str(meta.guild_id)} if meta.guild_id else {"1": str(meta.user_id)}
-        out: JSON = {
-            "id": str(meta.id),
-            "type": int(meta.type),
-            "user": self.users[meta.user_id].payload(),
-            "authorizing_integration_owners": owner,
-        }
-        if meta.name is not None:
-            out["name"] = meta.name
-        if meta.original_response_message_id is not None:
-            out["original_response_message_id"] = str(meta.original_response_message_id)
-        if meta.interacted_message_id is not None:
-            out["interacted_message_id"] = str(meta.interacted_message_id)
-        return out
-
-    def message_payload_for_bot(self, msg: Message) -> tuple[JSON, JSON | None]:
-        """The gateway payload, and the one for a bot without the message content intent.
-
-        Discord blanks content, embeds, attachments and components of guild messages unless the
-        bot wrote them or is mentioned; DMs always carry content.
-        """
-        full = self.message_payload(msg, gateway=True)
-        exempt = (
-            msg.guild_id is None or msg.author_id == self.bot.id or self.bot.id in msg.mention_ids
-        )
-        if exempt:
-            return full, None
-        return full, {**full, "content": "", "embeds": [], "attachments": [], "components": []}
-
-    def _initial_events(self, session: GatewaySession) -> list[tuple[str, JSON]]:
-        ready: JSON = {
-            "v": 10,
-            "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
-            "private_channels": [],
-            "relationships": [],
-            "application": {"id": str(self.application_id), "flags": 0},
-            "shard": [0, 1],
-        }
-        events: list[tuple[str, JSON]] = [("READY", ready)]
-        if session.has(Intent.GUILDS):
-            events += [("GUILD_CREATE", self.guild_payload(g)) for g in self.guilds.values()]
-        return events
 
     # messages
 
@@ -633,7 +433,7 @@ class SandboxState:
             author_id=self.bot.id,
             content=content,
             embeds=list(body.get("embeds") or []),
-            components=list(body.get("components") or []),
+            components=numbered(list(body.get("components") or [])),
             attachments=self.make_attachments(uploads),
             flags=flags,
             type=msg_type,
@@ -661,7 +461,7 @@ class SandboxState:
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         if "components" in body:
-            msg.components = list(body["components"] or [])
+            msg.components = numbered(list(body["components"] or []))
         if "flags" in body and body["flags"] is not None:
             keep = msg.flags & (MessageFlag.EPHEMERAL | MessageFlag.HAS_THREAD)
             msg.flags = int(body["flags"]) | keep
@@ -765,6 +565,23 @@ class SandboxState:
         }
         self.gateway.dispatch("THREAD_MEMBERS_UPDATE", data, intent=Intent.GUILDS)
 
+    def delete_channel(self, channel: Channel) -> None:
+        """A channel or thread deleted, with its threads and messages."""
+        for thread in self.threads_of(channel):
+            self.delete_channel(thread)
+        del self.channels[channel.id]
+        for msg_id in self.channel_messages.pop(channel.id, []):
+            self.messages[msg_id].deleted = True
+        if channel.guild_id is not None and channel.id in self.guilds[channel.guild_id].channel_ids:
+            self.guilds[channel.guild_id].channel_ids.remove(channel.id)
+        starter = self.messages.get(channel.id)
+        if starter is not None and starter.thread_id == channel.id:
+            starter.thread_id = None
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        payload = self.channel_payload(channel)
+        self.gateway.dispatch(event, payload, intent=Intent.GUILDS)
+        self.notify(channel.id)
+
     def update_channel(self, channel: Channel, body: JSON) -> Channel:
         if body.get("name"):
             channel.name = str(body["name"])
@@ -780,283 +597,3 @@ class SandboxState:
         self.gateway.dispatch(event, self.channel_payload(channel), intent=Intent.GUILDS)
         self.notify()
         return channel
-
-    # commands
-
-    def set_commands(self, guild_id: int | None, payloads: list[JSON]) -> list[Command]:
-        """Bulk overwrite: keep ids of commands that survive (matched by name and type)."""
-        existing = {(c.name, c.type): c for c in self.commands.values() if c.guild_id == guild_id}
-        for command in existing.values():
-            del self.commands[command.id]
-        out = []
-        for data in payloads:
-            self._command_version += 1
-            key = (str(data["name"]), int(data.get("type", 1)))
-            old = existing.get(key)
-            command = Command(
-                id=old.id if old is not None else self.ids.next(),
-                application_id=self.application_id,
-                guild_id=guild_id,
-                data=dict(data),
-                version=self._command_version,
-            )
-            self.commands[command.id] = command
-            out.append(command)
-        self.notify()
-        return out
-
-    def upsert_command(self, guild_id: int | None, data: JSON) -> Command:
-        others = [
-            c.payload()
-            for c in self.commands.values()
-            if c.guild_id == guild_id
-            and (c.name, c.type) != (data["name"], int(data.get("type", 1)))
-        ]
-        self.set_commands(guild_id, [*others, data])
-        return next(
-            c for c in self.commands.values() if c.guild_id == guild_id and c.name == data["name"]
-        )
-
-    def commands_for(self, guild_id: int | None) -> list[Command]:
-        return [c for c in self.commands.values() if c.guild_id == guild_id]
-
-    def find_command(self, name: str, guild_id: int | None) -> Command | None:
-        """The command a user sees under ``name`` (guild commands win over global ones)."""
-        for scope in ([guild_id] if guild_id is not None else []) + [None]:
-            for command in self.commands.values():
-                if command.guild_id == scope and command.name == name and command.type == 1:
-                    return command
-        return None
-
-    # interactions
-
-    def start_interaction(
-        self,
-        user: User,
-        channel: Channel,
-        kind: InteractionType,
-        data: JSON,
-        *,
-        command_name: str | None = None,
-        source: Message | None = None,
-    ) -> Interaction:
-        interaction_id = self.ids.next()
-        interaction = Interaction(
-            id=interaction_id,
-            token=interaction_token(interaction_id),
-            type=kind,
-            user_id=user.id,
-            channel_id=channel.id,
-            guild_id=channel.guild_id,
-            data=data,
-            created_at=asyncio.get_running_loop().time(),
-            command_name=command_name,
-            source_message_id=source.id if source is not None else None,
-        )
-        self.interactions[interaction.id] = interaction
-        self._interactions_by_token[interaction.token] = interaction
-        self.gateway.dispatch("INTERACTION_CREATE", self.interaction_payload(interaction))
-        self.notify(channel.id)
-        return interaction
-
-    def interaction_payload(self, interaction: Interaction) -> JSON:
-        channel = self.channels[interaction.channel_id]
-        user = self.users[interaction.user_id]
-        out: JSON = {
-            "id": str(interaction.id),
-            "application_id": str(self.application_id),
-            "type": int(interaction.type),
-            "data": interaction.data,
-            "channel_id": str(channel.id),
-            "channel": self.channel_payload(channel),
-            "token": interaction.token,
-            "version": 1,
-            "locale": "en-US",
-            "entitlements": [],
-            "attachment_size_limit": self.attachment_limit,
-        }
-        if interaction.guild_id is not None:
-            guild = self.guilds[interaction.guild_id]
-            out["guild_id"] = str(guild.id)
-            out["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            out["guild_locale"] = "en-US"
-            out["member"] = self.member_payload(guild, user.id, permissions=True)
-            out["app_permissions"] = str(guild.permissions_of(self.bot.id))
-            out["authorizing_integration_owners"] = {"0": str(guild.id)}
-            out["context"] = 0
-        else:
-            out["user"] = user.payload()
-            out["app_permissions"] = str(ALL_PERMISSIONS)
-            out["authorizing_integration_owners"] = {"1": str(user.id)}
-            out["context"] = 1
-        if interaction.source_message_id is not None:
-            source = self.messages[interaction.source_message_id]
-            out["message"] = self.message_payload(source, gateway=True)
-        return out
-
-    def interaction_by_id(self, interaction_id: int | str, token: str) -> Interaction:
-        try:
-            interaction = self.interactions[int(interaction_id)]
-        except (KeyError, ValueError):
-            raise unknown("interaction", 10062) from None
-        if not secrets.compare_digest(interaction.token, token):
-            raise unknown("interaction", 10062)
-        return interaction
-
-    def interaction_by_token(self, application_id: int | str, token: str) -> Interaction:
-        interaction = self._interactions_by_token.get(token)
-        if interaction is None or str(application_id) != str(self.application_id):
-            raise unknown("Webhook", 10015)
-        age = asyncio.get_running_loop().time() - interaction.created_at
-        if age > FOLLOWUP_LIFETIME or not interaction.is_acknowledged:
-            raise unknown("Webhook", 10015)
-        return interaction
-
-    def _meta(self, interaction: Interaction) -> InteractionMeta:
-        return InteractionMeta(
-            id=interaction.id,
-            type=interaction.type,
-            user_id=interaction.user_id,
-            name=interaction.command_name,
-            guild_id=interaction.guild_id,
-            original_response_message_id=interaction.original_message_id,
-            interacted_message_id=interaction.source_message_id,
-        )
-
-    def interaction_callback(
-        self, interaction: Interaction, body: JSON, uploads: list[Upload]
-    ) -> JSON:
-        age = asyncio.get_running_loop().time() - interaction.created_at
-        if interaction.is_acknowledged:
-            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if age > self.ack_timeout:
-            raise unknown("interaction", 10062)
-        try:
-            kind = CallbackType(int(body["type"]))
-        except (KeyError, ValueError):
-            raise ApiError(400, 50035, "Invalid Form Body") from None
-        data: JSON = body.get("data") or {}
-        channel = self.channels[interaction.channel_id]
-        is_component = interaction.type in (
-            InteractionType.MESSAGE_COMPONENT,
-            InteractionType.MODAL_SUBMIT,
-        ) and (interaction.source_message_id is not None)
-        is_autocomplete = interaction.type is InteractionType.AUTOCOMPLETE
-        if is_autocomplete != (kind is CallbackType.AUTOCOMPLETE_RESULT):
-            raise ApiError(400, 50035, "Interaction callback type is not valid here")
-        if kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE) and not (
-            is_component
-        ):
-            raise ApiError(400, 50035, "Interaction callback type is not valid here")
-        if kind is CallbackType.MODAL and interaction.type is InteractionType.MODAL_SUBMIT:
-            raise ApiError(400, 50035, "A modal cannot answer a modal submit")
-        resource: Message | None = None
-        ephemeral = bool(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL)
-        meta_type = (
-            MessageType.CHAT_INPUT_COMMAND
-            if interaction.type is InteractionType.APPLICATION_COMMAND
-            else MessageType.DEFAULT
-        )
-        if kind is CallbackType.CHANNEL_MESSAGE:
-            resource = self.bot_message(
-                channel,
-                data,
-                uploads,
-                ephemeral_for=interaction.user_id if ephemeral else None,
-                interaction=self._meta(interaction),
-                msg_type=meta_type,
-            )
-            interaction.original_message_id = resource.id
-        elif kind is CallbackType.DEFERRED_CHANNEL_MESSAGE:
-            resource = self.bot_message(
-                channel,
-                {"flags": data.get("flags") or 0},
-                [],
-                ephemeral_for=interaction.user_id if ephemeral else None,
-                interaction=self._meta(interaction),
-                msg_type=meta_type,
-                extra_flags=MessageFlag.LOADING,
-                validate=False,
-            )
-            interaction.original_message_id = resource.id
-        elif kind in (CallbackType.DEFERRED_UPDATE_MESSAGE, CallbackType.UPDATE_MESSAGE):
-            source = self.messages[interaction.source_message_id or 0]
-            interaction.original_message_id = source.id
-            if kind is CallbackType.UPDATE_MESSAGE:
-                resource = self.edit_message(source, data, uploads)
-        elif kind is CallbackType.AUTOCOMPLETE_RESULT:
-            choices = list(data.get("choices") or [])
-            validate_choices(choices)
-            interaction.choices = choices
-        elif kind is CallbackType.MODAL:
-            if not data.get("custom_id") or not data.get("title"):
-                raise ApiError(400, 50035, "Invalid Form Body")
-            interaction.modal = data
-        interaction.callback_type = kind
-        interaction.ephemeral = ephemeral or (resource is not None and resource.ephemeral)
-        self.notify(interaction.channel_id)
-        answer: JSON = {
-            "interaction": {
-                "id": str(interaction.id),
-                "type": int(interaction.type),
-                "response_message_loading": kind is CallbackType.DEFERRED_CHANNEL_MESSAGE,
-                "response_message_ephemeral": interaction.ephemeral,
-            }
-        }
-        if interaction.original_message_id is not None:
-            answer["interaction"]["response_message_id"] = str(interaction.original_message_id)
-        if resource is not None:
-            answer["resource"] = {
-                "type": int(kind),
-                "message": self.message_payload(resource, gateway=True),
-            }
-        else:
-            answer["resource"] = {"type": int(kind)}
-        return answer
-
-    def followup(self, interaction: Interaction, body: JSON, uploads: list[Upload]) -> Message:
-        channel = self.channels[interaction.channel_id]
-        original = (
-            self.messages.get(interaction.original_message_id)
-            if interaction.original_message_id is not None
-            else None
-        )
-        if (
-            interaction.callback_type is CallbackType.DEFERRED_CHANNEL_MESSAGE
-            and original is not None
-            and original.loading
-            and not interaction.followup_ids
-        ):
-            # Discord turns the first follow-up after a "thinking" defer into the original.
-            edit = {k: v for k, v in body.items() if k != "flags"}
-            edit.setdefault("content", "")
-            self.edit_message(original, edit, uploads)
-            interaction.followup_ids.append(original.id)
-            return original
-        ephemeral = bool(int(body.get("flags") or 0) & MessageFlag.EPHEMERAL)
-        msg = self.bot_message(
-            channel,
-            body,
-            uploads,
-            ephemeral_for=interaction.user_id if ephemeral else None,
-            interaction=self._meta(interaction),
-        )
-        interaction.followup_ids.append(msg.id)
-        return msg
-
-    def interaction_message(self, interaction: Interaction, message_id: str) -> Message:
-        if message_id == "@original":
-            if interaction.original_message_id is None:
-                raise unknown("Message", 10008)
-            target = interaction.original_message_id
-        else:
-            try:
-                target = int(message_id)
-            except ValueError:
-                raise unknown("Message", 10008) from None
-            if target not in interaction.followup_ids and target != interaction.original_message_id:
-                raise unknown("Message", 10008)
-        msg = self.messages.get(target)
-        if msg is None or msg.deleted:
-            raise unknown("Message", 10008)
-        return msg

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sandbox.models import JSON, Channel, ChannelType, Message
-from sandbox.players import walk_components
+from sandbox.results import walk_components
 from sandbox.server import Sandbox
 from sandbox.snowflake import snowflake_time
 

@@ -1,8 +1,10 @@
-"""Fixtures shared by every test package: the catalogue the engine is given, and the storage and
-service tests' databases (each runs on SQLite and on PostgreSQL)."""
+"""Fixtures shared by every test package: the catalogue the engine is given, the storage and
+service tests' databases (each runs on SQLite and on PostgreSQL), and the sandbox's contract
+switched on for the whole suite."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +13,9 @@ import pytest
 from engine.content import Content, load_content
 from storage import Store
 from tests.storage.backends import BACKENDS, database_url
+
+# Every sandbox in the suite checks its traffic against Discord's OpenAPI description.
+os.environ.setdefault("SANDBOX_CONTRACT", "1")
 
 
 @pytest.fixture(scope="session")

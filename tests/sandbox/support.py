@@ -40,7 +40,8 @@ async def running(client: ClientT, sandbox: Sandbox) -> AsyncIterator[ClientT]:
     with pointed_at(sandbox):
         task = asyncio.create_task(client.start(sandbox.token))
         try:
-            async with asyncio.timeout(10):
+            # Generous: a loaded machine (the suite runs beside other work) starts slowly.
+            async with asyncio.timeout(30):
                 while not client.is_ready():
                     if task.done():
                         task.result()  # re-raises the start-up failure

@@ -300,7 +300,8 @@ async def test_login_gateway_ready_and_guild_create(world: World) -> None:
     guild = bot.get_guild(world.guild.id)
     assert guild is not None
     assert [c.name for c in guild.text_channels] == ["lobby"]
-    assert guild.member_count == 5
+    assert guild.member_count == 6  # the bot, its owner and four people
+    assert guild.owner_id != bot.user.id
     stats = world.sandbox.gateway_stats
     assert stats["identify"] == 1
     assert stats["heartbeats"] >= 1
@@ -398,6 +399,9 @@ async def test_ephemeral_deferred_reply_is_seen_only_by_its_user(world: World) -
 
 
 async def test_private_thread_is_visible_to_its_members_only(world: World) -> None:
+    # The test bot opens private threads: the server grants it that in the lobby only.
+    allowed = int(discord.Permissions(create_private_threads=True).value)
+    world.sandbox.set_overwrite(world.lobby, world.sandbox.bot_role(world.guild), allow=allowed)
     result = await world.alice.slash("match private")
     assert result.message is not None and result.message.ephemeral
     [thread] = world.sandbox.threads(world.lobby)
@@ -506,6 +510,12 @@ async def test_message_limits_are_enforced(world: World) -> None:
         await channel.send("pick", view=view)
     assert too_many.value.code == 50035
     assert world.sandbox.messages(world.lobby) == []
+    # These requests break Discord's description on purpose; the refusals themselves conform.
+    assert world.sandbox.contract is not None
+    broken = world.sandbox.contract.take_violations()
+    assert {(v.side, v.field, v.rule) for v in broken} == {
+        ("request", "components.0.components.0.options", "maxItems")
+    }
 
 
 async def test_command_with_default_permissions_is_hidden_from_non_moderators(world: World) -> None:
@@ -640,7 +650,8 @@ async def test_member_chunking_with_the_members_intent(sandbox: Sandbox) -> None
     async with running(client, sandbox):
         seen_guild = client.get_guild(guild.id)
         assert seen_guild is not None and seen_guild.chunked
-        assert sorted(m.name for m in seen_guild.members) == ["Test Bot", "alice", "bob", "carol"]
+        names = sorted(m.name for m in seen_guild.members)
+        assert names == ["Sandbox owner", "Test Bot", "alice", "bob", "carol"]
         assert sandbox.gateway_stats["compressed_connections"] == 1
 
 

@@ -31,7 +31,7 @@ def test_faults_match_globs_and_run_out() -> None:
 
 
 def test_rate_limiter_counts_a_window_per_major_parameter() -> None:
-    limiter = RateLimiter(limit=2, window=60)
+    limiter = RateLimiter(limit=2, window=60, route_limits={})
     states = [limiter.hit("POST /channels/{channel_id}/messages", "1") for _ in range(3)]
     assert [s.remaining for s in states] == [1, 0, 0]
     assert [s.allowed for s in states] == [True, True, False]
@@ -94,6 +94,10 @@ async def test_rest_auth_unknown_routes_headers_and_real_429() -> None:
         async with http.get(f"{sandbox.api_base}/channels/1/messages", headers=auth) as resp:
             assert resp.status == 404
             assert (await resp.json())["code"] == 10003
+        if sandbox.contract is not None:
+            # Only the made-up route breaks Discord's description; every answer conforms.
+            broken = sandbox.contract.take_violations()
+            assert [(v.route, v.rule) for v in broken] == [("GET /nowhere", "route")]
 
 
 async def test_gateway_compresses_with_one_zlib_stream_per_connection() -> None:
@@ -161,3 +165,28 @@ async def test_keyed_waiters_wake_only_for_their_channels() -> None:
         assert await keyed is True and asked["here"] == 2
         state.bot_message(there, {"content": "hi"}, [])
         assert await watching is True
+
+
+def test_discord_limits_five_messages_per_channel_and_fifty_requests_a_second() -> None:
+    limiter = RateLimiter()
+    route = "POST /channels/{channel_id}/messages"
+    posts = [limiter.hit(route, "7") for _ in range(6)]
+    assert [p.allowed for p in posts] == [True] * 5 + [False]
+    assert posts[0].limit == 5 and 4.9 < posts[-1].reset_after <= 5.0
+    assert limiter.hit(route, "8").allowed  # another channel has its own bucket
+    waits = [limiter.hit_global() for _ in range(51)]
+    assert waits[:50] == [None] * 50
+    assert waits[50] is not None and 0 < waits[50] <= 1.0
+
+
+async def test_a_global_429_says_so_in_its_body_and_headers() -> None:
+    async with Sandbox(global_rate_limit=1) as sandbox, aiohttp.ClientSession() as http:
+        auth = {"Authorization": f"Bot {sandbox.token}"}
+        async with http.get(f"{sandbox.api_base}/users/@me", headers=auth) as resp:
+            assert resp.status == 200
+        async with http.get(f"{sandbox.api_base}/users/@me", headers=auth) as resp:
+            assert resp.status == 429
+            assert resp.headers["X-RateLimit-Global"] == "true"
+            assert resp.headers["X-RateLimit-Scope"] == "global"
+            body = await resp.json()
+        assert body["global"] is True and body["retry_after"] > 0
