@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 
-from ai.expert import expert_orders
+from ai.expert import Mapper, expert_orders
 from ai.players import DESCRIPTIONS, LEVELS, Level, greedy_orders, random_orders, strong_orders
 from engine.content import Content, load_content
 from engine.orders import Orders
@@ -31,9 +31,12 @@ def choose_orders(
     content: Content | None = None,
     seconds: float | None = None,
     options: Options | None = None,
+    mapper: Mapper | None = None,
+    workers: int = 1,
 ) -> Orders:
     """Orders for ``view.viewer`` at ``level`` (raises ValueError for a spectator's view or an
-    unknown level)."""
+    unknown level). ``mapper`` and ``workers``: an executor's ``map`` over worker processes
+    that ``expert`` may share its search out to, and how many there are."""
     content = content or load_content()
     if view.result is not None:
         return Orders()
@@ -47,7 +50,16 @@ def choose_orders(
         if view.viewer is None:
             raise ValueError("a spectator's view has no side to play")
         try:
-            return expert_orders(view, rng, content, budget, seconds=seconds, options=options)
+            return expert_orders(
+                view,
+                rng,
+                content,
+                budget,
+                seconds=seconds,
+                options=options,
+                mapper=mapper,
+                workers=workers,
+            )
         except Exception:  # a computer seat must never stall a match
             log.exception("expert planning failed; falling back to greedy orders")
             return _fallback(view, rng, content, options)

@@ -19,15 +19,15 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import Final, TypeAlias
 
 from ai.determinize import determinize
 from ai.evaluate import Board, evaluate, minion_value
 from ai.options import CastOption, cast_options, legalize, move_options
 from ai.search import _clashes, _relevance, choose_mana, choose_trains
-from engine.content import Content
+from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import DiscardOrder, MoveOrder, Orders
 from engine.state import GameState, Mana, Options, Side
@@ -45,7 +45,9 @@ TARGETS_PER_SPELL: Final = 4
 MAX_CAST_OPTIONS: Final = 30
 SHORTLIST: Final = 6
 LASTING: Final = 0.8  # worth of one mana spent on a spell still in play, before its decay
-FIRST_TURN: Final = 0.35  # weight of the position after the candidate's own turn
+FIRST_TURN: Final = float(
+    __import__("os").environ.get("AI_FT", "0.35")
+)  # weight of the position after the candidate's own turn
 THREAT: Final = 1.2  # an unguarded Sanctum against an enemy raid two turns out
 THREAT_RADIUS: Final = 4  # two turns of two squares
 
@@ -116,8 +118,8 @@ def _resolve(
 def rollout(world: World, side: Side, orders: Orders, content: Content) -> float:
     """The candidate's turn, then one turn of default play for both sides, scored for ``side``."""
     first = _resolve(world.state, {side: orders, side.other: world.enemy}, world.seed, content)
-    if first.result is not None:
-        return evaluate(first, side, content)
+    if first.result is not None or FIRST_TURN >= 1.0:
+        return value(first, side, content)
     second = _resolve(
         first,
         {s: default_orders(first, s, content) for s in (side, side.other)},
@@ -406,6 +408,28 @@ def worlds(
     return out
 
 
+Mapper: TypeAlias = Callable[[Callable[["Part"], Orders], list["Part"]], Iterable[Orders]]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One worker's share of a search: its worlds, its rollouts, its time and its seed."""
+
+    side: Side
+    worlds: tuple[World, ...]
+    budget: int
+    seconds: float | None
+    seed: int
+
+
+def plan_part(part: Part) -> Orders:
+    """Search one share of the worlds (run in a worker process; content is loaded there)."""
+    content = load_content()
+    deadline = None if part.seconds is None else time.monotonic() + part.seconds
+    sim = Rollouts(part.side, content, part.worlds, part.budget, deadline)
+    return plan(part.worlds[0].state, part.side, content, sim, random.Random(part.seed))
+
+
 def expert_orders(
     view: PlayerView,
     rng: random.Random,
@@ -414,13 +438,38 @@ def expert_orders(
     *,
     seconds: float | None = None,
     options: Options | None = None,
+    mapper: Mapper | None = None,
+    workers: int = 1,
 ) -> Orders:
     """The best plan found by two-turn rollouts within ``budget`` rollouts (and ``seconds`` of
-    time, if given)."""
+    time, if given).
+
+    With a ``mapper`` (an executor's ``map`` over worker processes) and ``workers`` > 1 the
+    worlds are shared out: each worker searches its own worlds with its share of the budget,
+    and the plans they return are scored in every world here. With a budget of rollouts this is
+    as deterministic as the single search."""
     side = view.viewer
     if side is None:
         raise ValueError("a spectator's view has no side to play")
-    deadline = None if seconds is None else time.monotonic() + seconds
-    sampled = worlds(view, rng, content, options, EXPERT_WORLDS)
-    sim = Rollouts(side, content, sampled, budget or EXPERT_BUDGET, deadline)
-    return plan(sampled[0].state, side, content, sim, rng)
+    started = time.monotonic()
+    total = budget or EXPERT_BUDGET
+    sampled = worlds(view, rng, content, options, max(EXPERT_WORLDS, workers))
+    if mapper is None or workers < 2:
+        deadline = None if seconds is None else started + seconds
+        sim = Rollouts(side, content, sampled, total, deadline)
+        return plan(sampled[0].state, side, content, sim, rng)
+    left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
+    parts = [
+        Part(
+            side,
+            tuple(sampled[i::workers]),
+            total // workers,
+            None if left is None else left * 0.85,
+            rng.randrange(1 << 30),
+        )
+        for i in range(workers)
+    ]
+    plans = list(dict.fromkeys(mapper(plan_part, parts)))
+    judge = Rollouts(side, content, sampled, len(plans) * len(sampled), None)
+    best = max(plans, key=judge.score)
+    return legalize(sampled[0].state, side, best, content)

@@ -20,7 +20,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from ai import LEVELS, Level, choose_orders
+from ai import DESCRIPTIONS, LEVELS, Level, choose_orders
 from engine.content import load_content
 from engine.orders import Orders
 from engine.setup import default_deck
@@ -60,6 +60,10 @@ MIN_RESUME_SECONDS = 3600
 # A seat whose player id is this prefix and a level of `ai.LEVELS` is played by the computer.
 COMPUTER_PREFIX = "computer:"
 COMPUTER_LEVELS: tuple[str, ...] = LEVELS
+# One line per level, shown next to it where a player picks the computer.
+COMPUTER_DESCRIPTIONS: dict[str, str] = {level: DESCRIPTIONS[level] for level in LEVELS}
+# The anytime cap on a computer's thinking per turn (levels without a clock ignore it).
+COMPUTER_SECONDS = 1.5
 
 
 def computer_level(player_id: str | None) -> Level | None:
@@ -265,6 +269,9 @@ class MatchService:
         await self._tell_ended(
             self._ending(match, match.turn, match.winner, match.end_reason, match.ended_at)
         )
+
+    def _workers(self) -> int:
+        return 1 if self.executor is None else max(1, getattr(self.executor, "_max_workers", 1))
 
     async def _compute(self, fn: Callable[..., Any], *args: Any) -> Any:
         if self.executor is None:
@@ -657,9 +664,22 @@ class MatchService:
             current = await self.current_orders(match_id, seat.player_id)
             if current is not None and current.confirmed:
                 continue
-            view = view_for(GameState.from_dict(match.state), Side(seat.side))
+            state = GameState.from_dict(match.state)
+            content = load_content()
+            view = view_for(state, Side(seat.side), content=content)
             rng = random.Random(f"{match.seed}:{match.turn}:{seat.side}")
-            orders = await asyncio.to_thread(choose_orders, view, level, rng)
+            orders = await asyncio.to_thread(
+                choose_orders,
+                view,
+                level,
+                rng,
+                content=content,
+                options=state.options,
+                seconds=COMPUTER_SECONDS,
+                # The search may share its worlds out to the bot's worker processes.
+                mapper=None if self.executor is None else self.executor.map,
+                workers=self._workers(),
+            )
             try:
                 await self.submit_orders(match_id, seat.player_id, orders, turn=match.turn)
                 await self.confirm(match_id, seat.player_id, turn=match.turn)

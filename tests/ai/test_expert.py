@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -177,3 +178,24 @@ def test_a_duel_match_is_simulated_with_its_ruleset(midgame: GameState, content:
     assert state.options.magic_duel
     assert state.options.board == view.board and state.options.realm == view.realm
     expert(midgame, content, 5, budget=60, options=duel)
+
+
+def test_a_search_shared_out_to_workers_is_legal_and_deterministic(
+    midgame: GameState, content: Content
+) -> None:
+    def shared(seed: int) -> Orders:
+        view = view_for(midgame, Side.RED, content)
+        with ProcessPoolExecutor(2) as pool:
+            return choose_orders(
+                view,
+                "expert",
+                random.Random(seed),
+                content=content,
+                budget=80,
+                mapper=pool.map,
+                workers=2,
+            )
+
+    first = shared(6)
+    assert validate_orders(midgame, Side.RED, first, content) == []
+    assert shared(6) == first
