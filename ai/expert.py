@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
 from ai.determinize import determinize
-from ai.evaluate import Board, evaluate, minion_value
+from ai.evaluate import WEIGHTS, Board, evaluate, minion_value
 from ai.options import CastOption, cast_options, legalize, move_options
 from ai.search import _clashes, _relevance, choose_mana, choose_trains
 from engine.content import Content, load_content
@@ -45,11 +45,13 @@ TARGETS_PER_SPELL: Final = 4
 MAX_CAST_OPTIONS: Final = 30
 SHORTLIST: Final = 6
 LASTING: Final = 0.8  # worth of one mana spent on a spell still in play, before its decay
-FIRST_TURN: Final = float(
-    __import__("os").environ.get("AI_FT", "0.35")
-)  # weight of the position after the candidate's own turn
+FIRST_TURN: Final = 0.35  # weight of the position after the candidate's own turn
 THREAT: Final = 1.2  # an unguarded Sanctum against an enemy raid two turns out
 THREAT_RADIUS: Final = 4  # two turns of two squares
+# Mana kept beyond what one spell needs is worth only this much of its face value to the
+# expert: floating mana wins nothing, so a cast that does some good beats keeping it.
+FLOAT_FROM: Final = 5
+FLOAT_WORTH: Final = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +120,8 @@ def _resolve(
 def rollout(world: World, side: Side, orders: Orders, content: Content) -> float:
     """The candidate's turn, then one turn of default play for both sides, scored for ``side``."""
     first = _resolve(world.state, {side: orders, side.other: world.enemy}, world.seed, content)
-    if first.result is not None or FIRST_TURN >= 1.0:
-        return value(first, side, content)
+    if first.result is not None:
+        return evaluate(first, side, content)
     second = _resolve(
         first,
         {s: default_orders(first, s, content) for s in (side, side.other)},
@@ -188,7 +190,8 @@ def threats(state: GameState, side: Side) -> list[tuple[int, float]]:
 
 def value(state: GameState, side: Side, content: Content) -> float:
     """:func:`ai.evaluate.evaluate` plus what lasts: spells in play for the turns they have left,
-    and an unguarded Sanctum within two turns of an enemy raid."""
+    less for mana floating beyond one spell's worth, and an unguarded Sanctum within two turns
+    of an enemy raid."""
     score = evaluate(state, side, content)
     if state.result is not None:
         return score
@@ -206,6 +209,11 @@ def value(state: GameState, side: Side, content: Content) -> float:
             left = 0.0
         worth = LASTING * definition.cost.total * left
         score += worth if spell.owner is side else -worth
+    for s in (side, side.other):
+        pool = state.player(s).pool.total
+        floating = max(0, min(pool, WEIGHTS.pool_cap) - FLOAT_FROM)
+        cut = (1 - FLOAT_WORTH) * WEIGHTS.pool * floating
+        score += -cut if s is side else cut
     for s in (side, side.other):
         sanctum = state.sanctum(s)
         if sanctum is None or state.group_at(sanctum.coord) is not None:
@@ -273,16 +281,18 @@ def _neighbours(state: GameState, group_ids: list[int]) -> list[tuple[int, int]]
 def _prune(
     state: GameState, side: Side, options: list[CastOption], content: Content
 ) -> list[CastOption]:
+    """The best-ranked targets of each spell, at most TARGETS_PER_SPELL; every spell's best
+    target comes first, so a spell with a low-ranked target (the globe, a square) is still tried.
+    """
     ranked = sorted(options, key=lambda o: -_relevance(state, side, o, content))
-    per_spell: dict[tuple[int, str], int] = {}
-    kept: list[CastOption] = []
+    by_spell: dict[tuple[int, str], list[CastOption]] = {}
     for option in ranked:
-        key = (option.order.card_uid, option.spell.id)
-        if per_spell.get(key, 0) >= TARGETS_PER_SPELL:
-            continue
-        per_spell[key] = per_spell.get(key, 0) + 1
-        kept.append(option)
-    return kept[:MAX_CAST_OPTIONS]
+        kept = by_spell.setdefault((option.order.card_uid, option.spell.id), [])
+        if len(kept) < TARGETS_PER_SPELL:
+            kept.append(option)
+    firsts = [kept[0] for kept in by_spell.values()]
+    rest = [o for o in ranked if o not in firsts and o in by_spell[(o.order.card_uid, o.spell.id)]]
+    return (firsts + rest)[:MAX_CAST_OPTIONS]
 
 
 def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
