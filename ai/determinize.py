@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.content import Content
 from engine.mana import structure_output
@@ -95,8 +96,14 @@ def _sample_cards(
     return tuple(Card(first_uid + i, rng.choice(likely)) for i in range(count))
 
 
-def determinize(view: PlayerView, rng: random.Random, content: Content) -> GameState:
-    """One plausible full state behind ``view`` (the viewer's own facts are exact)."""
+def determinize(
+    view: PlayerView, rng: random.Random, content: Content, options: Options | None = None
+) -> GameState:
+    """One plausible full state behind ``view`` (the viewer's own facts are exact).
+
+    ``options`` is the match's ruleset (public: both players know it; the view does not carry
+    it), so a duel match is simulated with its dice; without it the classic rules are assumed.
+    """
     viewer = view.viewer
     if viewer is None:
         raise ValueError("a spectator's view has no side to play")
@@ -140,7 +147,7 @@ def determinize(view: PlayerView, rng: random.Random, content: Content) -> GameS
     return GameState(
         seed=rng.randrange(1 << 30),
         turn=view.turn,
-        options=Options(board=view.board, realm=view.realm),
+        options=replace(options or Options(), board=view.board, realm=view.realm),
         width=view.width,
         height=view.height,
         squares=view.squares,

@@ -1,5 +1,6 @@
-"""The three levels: ``random`` (legal orders at random), ``greedy`` (one-turn lookahead against
-an enemy that stands still) and ``strong`` (the same search scored against sampled enemy orders).
+"""The levels: ``random`` (legal orders at random), ``greedy`` (one-turn lookahead against an
+enemy that stands still), ``strong`` (the same search scored against sampled enemy orders) and
+``expert`` (two-turn rollouts, :mod:`ai.expert`).
 
 Each takes only a :class:`PlayerView`, so it cannot see what its side may not (G12).
 """
@@ -16,11 +17,18 @@ from ai.search import Scenario, Simulator, plan
 from engine.content import Content
 from engine.legal import capturable
 from engine.orders import DiscardOrder, ManaChoice, MoveOrder, Orders
-from engine.state import MANA_TYPES, Mana, Side
+from engine.state import MANA_TYPES, Mana, Options, Side
 from engine.view import PlayerView, view_for
 
-Level: TypeAlias = Literal["random", "greedy", "strong"]
-LEVELS: Final[tuple[Level, ...]] = ("random", "greedy", "strong")
+Level: TypeAlias = Literal["random", "greedy", "strong", "expert"]
+LEVELS: Final[tuple[Level, ...]] = ("random", "greedy", "strong", "expert")
+# One line each, offered to players when they pick a computer opponent.
+DESCRIPTIONS: Final[dict[Level, str]] = {
+    "random": "legal moves at random (for testing)",
+    "greedy": "looks one turn ahead, assumes you stand still",
+    "strong": "looks one turn ahead against your likely moves",
+    "expert": "plays each plan two turns on in several sampled worlds",
+}
 
 GREEDY_BUDGET: Final = 60
 STRONG_BUDGET: Final = 300
@@ -71,11 +79,16 @@ def random_orders(view: PlayerView, rng: random.Random, content: Content) -> Ord
 
 
 def greedy_orders(
-    view: PlayerView, rng: random.Random, content: Content, budget: int | None = None
+    view: PlayerView,
+    rng: random.Random,
+    content: Content,
+    budget: int | None = None,
+    options: Options | None = None,
 ) -> Orders:
-    """The best orders found by one-turn lookahead, assuming the enemy stands still."""
+    """The best orders found by one-turn lookahead, assuming the enemy stands still
+    (``options``: the match's ruleset, classic if not given)."""
     side = _side(view)
-    state = determinize(view, rng, content)
+    state = determinize(view, rng, content, options)
     scenario = Scenario(state, Orders(), rng.randrange(1 << 30))
     sim = Simulator(side, content, [scenario], budget or GREEDY_BUDGET)
     return plan(state, side, content, sim, rng)

@@ -26,7 +26,12 @@ from cogs.runtime import (
 from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
 from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
 from engine.state import RULESETS
-from service.matches import COMPUTER_LEVELS, COMPUTER_PREFIX, is_computer
+from service.matches import (
+    COMPUTER_DESCRIPTIONS,
+    COMPUTER_LEVELS,
+    COMPUTER_PREFIX,
+    is_computer,
+)
 
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
@@ -217,7 +222,10 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @app_commands.choices(
         ruleset=[app_commands.Choice(name=r, value=r) for r in RULESETS],
         realm=[app_commands.Choice(name=r.replace("_", " ").title(), value=r) for r in REALMS],
-        computer=[app_commands.Choice(name=level, value=level) for level in COMPUTER_LEVELS],
+        computer=[
+            app_commands.Choice(name=f"{level}: {COMPUTER_DESCRIPTIONS[level]}", value=level)
+            for level in COMPUTER_LEVELS
+        ],
     )
     async def create(  # noqa: PLR0917 (slash command options are positional)
         self,

@@ -30,8 +30,10 @@ from service.matches.lifecycle import Lifecycle
 from service.matches.orders import OrderBook
 from service.matches.queries import Queries
 from service.matches.records import (
+    COMPUTER_DESCRIPTIONS,
     COMPUTER_LEVELS,
     COMPUTER_PREFIX,
+    COMPUTER_SECONDS,
     ConfirmResult,
     DeadlineListener,
     EndListener,
@@ -47,8 +49,10 @@ from service.matches.resolution import Resolver
 from storage import MatchRecord, OrdersRecord, Store, TurnRecord
 
 __all__ = [
+    "COMPUTER_DESCRIPTIONS",
     "COMPUTER_LEVELS",
     "COMPUTER_PREFIX",
+    "COMPUTER_SECONDS",
     "ConfirmResult",
     "MatchEnded",
     "MatchService",

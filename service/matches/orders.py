@@ -28,6 +28,7 @@ from service.errors import (
 from service.matches.core import MatchCore
 from service.matches.records import (
     COMPUTER_PREFIX,
+    COMPUTER_SECONDS,
     ConfirmResult,
     ResolvedTurn,
     computer_level,
@@ -170,9 +171,22 @@ class OrderBook:
             if current is not None and current.confirmed:
                 continue
             content = load_content()
-            view = view_for(GameState.from_dict(match.state), Side(seat.side), content)
+            state = GameState.from_dict(match.state)
+            view = view_for(state, Side(seat.side), content)
             rng = random.Random(f"{match.seed}:{match.turn}:{seat.side}")
-            orders = await asyncio.to_thread(choose_orders, view, level, rng)
+            executor = self.core.executor
+            orders = await asyncio.to_thread(
+                choose_orders,
+                view,
+                level,
+                rng,
+                content=content,
+                options=state.options,
+                seconds=COMPUTER_SECONDS,
+                # The search may share its worlds out to the bot's worker processes.
+                mapper=None if executor is None else executor.map,
+                workers=self.core.workers,
+            )
             try:
                 await self.submit_orders(match_id, seat.player_id, orders, turn=match.turn)
                 await self.confirm(match_id, seat.player_id, turn=match.turn)

@@ -6,14 +6,16 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ai import LEVELS, Level
+from ai import DESCRIPTIONS, LEVELS, Level
 from engine.state import Side
 from service.announcements import NoShow
 from storage import OrdersRecord
 
 __all__ = [
+    "COMPUTER_DESCRIPTIONS",
     "COMPUTER_LEVELS",
     "COMPUTER_PREFIX",
+    "COMPUTER_SECONDS",
     "ConfirmResult",
     "DeadlineListener",
     "EndListener",
@@ -28,6 +30,10 @@ __all__ = [
 # A seat whose player id is this prefix and a level of `ai.LEVELS` is played by the computer.
 COMPUTER_PREFIX = "computer:"
 COMPUTER_LEVELS: tuple[str, ...] = LEVELS
+# One line per level, shown next to it where a player picks the computer.
+COMPUTER_DESCRIPTIONS: dict[str, str] = {level: DESCRIPTIONS[level] for level in LEVELS}
+# The anytime cap on a computer's thinking per turn (levels without a clock ignore it).
+COMPUTER_SECONDS = 1.5
 
 DeadlineListener = Callable[[int, int | None, tuple[int, ...]], None]
 

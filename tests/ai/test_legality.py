@@ -49,5 +49,5 @@ def test_strong_orders_are_always_legal(content: Content) -> None:
     assert played > 10 * 3
 
 
-def test_levels_are_the_three_of_the_issue() -> None:
-    assert LEVELS == ("random", "greedy", "strong")
+def test_levels_are_the_four_of_the_issue() -> None:
+    assert LEVELS == ("random", "greedy", "strong", "expert")

@@ -3,6 +3,10 @@ confirmed by typed DM orders, and the turn's post."""
 
 from __future__ import annotations
 
+import pytest
+
+from ai import DESCRIPTIONS, LEVELS
+from cogs.match import MatchCog
 from sandbox import Channel
 from tests.cogs.support import (
     TIMEOUT,
@@ -15,14 +19,22 @@ from tests.cogs.support import (
 )
 
 
-async def test_a_player_confirms_a_turn_against_greedy(world: World) -> None:
+def test_every_computer_level_is_offered_with_its_description() -> None:
+    choices = MatchCog.create._params["computer"].choices
+    assert [c.value for c in choices] == list(LEVELS)
+    assert [c.name for c in choices] == [f"{level}: {DESCRIPTIONS[level]}" for level in LEVELS]
+    assert all(len(c.name) <= 100 for c in choices)
+
+
+@pytest.mark.parametrize("level", ["greedy", "expert"])
+async def test_a_player_confirms_a_turn_against_the_computer(world: World, level: str) -> None:
     async with bot_running(world) as bot:
         both = await world.alice.slash(
-            "match create", opponent=world.bob.user, computer="greedy", deck="starter:war"
+            "match create", opponent=world.bob.user, computer=level, deck="starter:war"
         )
         await both.wait_done(timeout=TIMEOUT)
         assert not world.sandbox.threads(world.lobby)
-        result = await world.alice.slash("match create", computer="greedy", deck="starter:war")
+        result = await world.alice.slash("match create", computer=level, deck="starter:war")
         await result.wait_done(timeout=TIMEOUT)
 
         def thread() -> Channel | None:
@@ -37,7 +49,7 @@ async def test_a_player_confirms_a_turn_against_greedy(world: World) -> None:
 
         found: Channel = await world.sandbox.wait_for(thread, timeout=TIMEOUT, what="the thread")
         match_id = int((found.name or "").split("#")[1].split(":")[0])
-        assert "computer (greedy)" in (found.name or "")
+        assert f"computer ({level})" in (found.name or "")
         await world.sandbox.wait_for(
             lambda: posts(world.sandbox, found, f"Match #{match_id} begins"), what="the start"
         )

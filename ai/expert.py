@@ -1,0 +1,485 @@
+"""The ``expert`` level: plans scored by two-turn rollouts over determinized worlds.
+
+Each candidate order set is played out in several sampled worlds (the enemy's hidden hand and
+deck drawn anew, the enemy's orders what a greedy player would give from its own view there, the
+match's ruleset so duel dice are rolled): the candidate's turn is resolved, then both sides play
+one more turn with a cheap default policy (:func:`default_orders`), and the position two turns on
+is scored by :func:`value`, which adds to :func:`ai.evaluate.evaluate` what lasts: active spells
+for the turns they have left, production, and a Sanctum that an enemy raid can reach within two
+turns. Candidates come from a wider search than ``strong``'s: two passes over every group's
+moves, moves of adjacent groups together, more casts and targets, a guard for a threatened
+Sanctum, and a discard of the weakest card when nothing is cast and the hand is full.
+
+The budget counts rollouts (deterministic for a seed); ``seconds`` adds an anytime cap: when the
+time is up the best plan found so far is returned.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Final, TypeAlias
+
+from ai.determinize import determinize
+from ai.evaluate import WEIGHTS, Board, evaluate, minion_value
+from ai.options import CastOption, cast_options, legalize, move_options
+from ai.search import _clashes, _relevance, choose_mana, choose_trains
+from engine.content import Content, load_content
+from engine.coords import Coord
+from engine.orders import DiscardOrder, MoveOrder, Orders
+from engine.state import GameState, Mana, Options, Side
+from engine.turn import resolve_turn
+from engine.view import PlayerView, view_for
+
+log = logging.getLogger(__name__)
+
+EXPERT_BUDGET: Final = 1500  # rollouts of two turns each
+EXPERT_WORLDS: Final = 3
+ENEMY_BUDGET: Final = 40  # the greedy enemy model's simulations per world
+CAST_GAIN: Final = 0.3
+MAX_CASTS: Final = 4
+TARGETS_PER_SPELL: Final = 4
+MAX_CAST_OPTIONS: Final = 30
+SHORTLIST: Final = 6
+LASTING: Final = 0.8  # worth of one mana spent on a spell still in play, before its decay
+FIRST_TURN: Final = 0.35  # weight of the position after the candidate's own turn
+THREAT: Final = 1.2  # an unguarded Sanctum against an enemy raid two turns out
+THREAT_RADIUS: Final = 4  # two turns of two squares
+# Mana kept beyond what one spell needs is worth only this much of its face value to the
+# expert: floating mana wins nothing, so a cast that does some good beats keeping it.
+FLOAT_FROM: Final = 5
+FLOAT_WORTH: Final = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """A sampled world: the state behind the view, the enemy's orders, the dice seed."""
+
+    state: GameState
+    enemy: Orders
+    seed: int
+
+
+class Rollouts:
+    """Scores orders by two-turn rollouts in every world; counts rollouts and watches the clock."""
+
+    def __init__(
+        self,
+        side: Side,
+        content: Content,
+        worlds: Sequence[World],
+        budget: int,
+        deadline: float | None,
+    ) -> None:
+        self.side = side
+        self.content = content
+        self.worlds = tuple(worlds)
+        self.budget = budget
+        self.deadline = deadline
+        self.used = 0
+        self._memo: dict[tuple[Orders, bool], float] = {}
+
+    @property
+    def exhausted(self) -> bool:
+        if self.used + len(self.worlds) > self.budget:
+            return True
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def score(self, orders: Orders, *, quick: bool = False) -> float:
+        """The mean two-turn value over the worlds (``quick``: in the first world only)."""
+        quick = quick and len(self.worlds) > 1
+        known = self._memo.get((orders, quick))
+        if known is not None:
+            return known
+        worlds = self.worlds[:1] if quick else self.worlds
+        total = 0.0
+        for world in worlds:
+            self.used += 1
+            try:
+                total += rollout(world, self.side, orders, self.content)
+            except Exception:  # the engine must never take the computer player down with it
+                log.exception("rolling out orders failed; treating them as hopeless")
+                total = float("-inf")
+                break
+        result = total / len(worlds)
+        self._memo[(orders, quick)] = result
+        return result
+
+
+def _resolve(
+    state: GameState, orders: dict[Side, Orders], seed: int, content: Content
+) -> GameState:
+    # The one place simulated turns are resolved (a report-free simulation mode can go here).
+    after, _ = resolve_turn(state, orders, random.Random(seed), content=content)
+    return after
+
+
+def rollout(world: World, side: Side, orders: Orders, content: Content) -> float:
+    """The candidate's turn, then one turn of default play for both sides, scored for ``side``."""
+    first = _resolve(world.state, {side: orders, side.other: world.enemy}, world.seed, content)
+    if first.result is not None:
+        return evaluate(first, side, content)
+    second = _resolve(
+        first,
+        {s: default_orders(first, s, content) for s in (side, side.other)},
+        world.seed + 1,
+        content,
+    )
+    return FIRST_TURN * value(first, side, content) + (1 - FIRST_TURN) * value(
+        second, side, content
+    )
+
+
+def default_orders(state: GameState, side: Side, content: Content) -> Orders:
+    """Cheap play without simulation: train by rule of thumb, guard a threatened Sanctum, march
+    every other group toward its nearest goal (a town it does not own or the enemy Sanctum)."""
+    board = Board(state, content)
+    goals = [s.coord for s in state.structures if s.owner != side]
+    sanctum = state.sanctum(side)
+    threatened = bool(threats(state, side))
+    guard_needed = threatened and sanctum is not None and state.group_at(sanctum.coord) is None
+    moves: list[MoveOrder] = []
+    taken: set[Coord] = set()
+    for gid, dests in sorted(move_options(state, side, content).items()):
+        group = state.group(gid)
+        if group is None or not dests:
+            continue
+        if threatened and sanctum is not None and group.coord == sanctum.coord:
+            continue  # the guard stays
+        if guard_needed and sanctum is not None and sanctum.coord in dests:
+            moves.append(MoveOrder(gid, sanctum.coord))
+            guard_needed = False
+            continue
+        if not group.is_recruit_group:
+            targets = [g.coord for g in state.groups if g.owner != side] or goals
+        else:
+            targets = goals
+        if not targets:
+            continue
+        here = min(board.dist(group.coord, t) for t in targets)
+        best = min(
+            dests,
+            key=lambda d: (min(board.dist(d, t) for t in targets), d in taken, d.y, d.x),
+        )
+        if min(board.dist(best, t) for t in targets) < here:
+            moves.append(MoveOrder(gid, best))
+            taken.add(best)
+    # No town mana choices: a town taken in the rollout's second turn makes its default type,
+    # and asking which towns may be taken costs as much as the rest of the policy.
+    return Orders(trains=choose_trains(state, side, content), moves=tuple(moves))
+
+
+def threats(state: GameState, side: Side) -> list[tuple[int, float]]:
+    """Enemy recruit groups that could reach ``side``'s Sanctum within two turns at two squares
+    a turn (the fastest common march): (distance, worth)."""
+    sanctum = state.sanctum(side)
+    if sanctum is None:
+        return []
+    out = []
+    for g in state.groups:
+        if g.owner is not side.other or not g.is_recruit_group:
+            continue
+        d = g.coord.dist(sanctum.coord)
+        if d <= THREAT_RADIUS:
+            out.append((d, sum(minion_value(m) for m in g.minions)))
+    return out
+
+
+def value(state: GameState, side: Side, content: Content) -> float:
+    """:func:`ai.evaluate.evaluate` plus what lasts: spells in play for the turns they have left,
+    less for mana floating beyond one spell's worth, and an unguarded Sanctum within two turns
+    of an enemy raid."""
+    score = evaluate(state, side, content)
+    if state.result is not None:
+        return score
+    for spell in state.active_spells:
+        if spell.helper:
+            continue
+        definition = content.spells.get(spell.spell_id)
+        if definition is None:
+            continue
+        if definition.duration == "permanent":
+            left = 1.0
+        elif definition.duration == "turns" and definition.turns > 0:
+            left = max(0.0, (spell.cast_turn + definition.turns - state.turn) / definition.turns)
+        else:
+            left = 0.0
+        worth = LASTING * definition.cost.total * left
+        score += worth if spell.owner is side else -worth
+    for s in (side, side.other):
+        pool = state.player(s).pool.total
+        floating = max(0, min(pool, WEIGHTS.pool_cap) - FLOAT_FROM)
+        cut = (1 - FLOAT_WORTH) * WEIGHTS.pool * floating
+        score += -cut if s is side else cut
+    for s in (side, side.other):
+        sanctum = state.sanctum(s)
+        if sanctum is None or state.group_at(sanctum.coord) is not None:
+            continue
+        danger = sum(worth / max(1, d) for d, worth in threats(state, s))
+        score += -THREAT * danger if s is side else THREAT * danger
+    return score
+
+
+# --- candidates ------------------------------------------------------------------------------
+
+
+def _with_move(orders: Orders, group_id: int, dest: Coord | None) -> Orders:
+    moves = tuple(m for m in orders.moves if m.group_id != group_id)
+    if dest is not None:
+        moves += (MoveOrder(group_id, dest),)
+    return replace(orders, moves=moves)
+
+
+def improve_moves(
+    state: GameState, side: Side, orders: Orders, sim: Rollouts, rng: random.Random
+) -> Orders:
+    """Each group in turn takes the destination (or staying) that scores best; then groups near
+    each other try moving together to each square both can reach. A change is screened in the
+    first world and kept only if it scores better in all of them."""
+    options = move_options(state, side, sim.content)
+    group_ids = sorted(options)
+    rng.shuffle(group_ids)
+    tries: list[tuple[tuple[int, Coord | None], ...]] = []
+    for gid in group_ids:
+        dests: list[Coord | None] = [None, *options[gid]]
+        rng.shuffle(dests)
+        tries += [((gid, dest),) for dest in dests]
+    for a, b in _neighbours(state, group_ids):
+        both = sorted(set(options[a]) & set(options[b]), key=lambda c: (c.y, c.x))
+        tries += [((a, dest), (b, dest)) for dest in both]
+    current = sim.score(orders)
+    for moves in tries:
+        if sim.exhausted:
+            break
+        candidate = orders
+        for gid, dest in moves:
+            candidate = _with_move(candidate, gid, dest)
+        if candidate == orders:
+            continue
+        if sim.score(candidate, quick=True) <= sim.score(orders, quick=True):
+            continue
+        score = sim.score(candidate)
+        if score > current:
+            orders, current = candidate, score
+    return orders
+
+
+def _neighbours(state: GameState, group_ids: list[int]) -> list[tuple[int, int]]:
+    pairs = []
+    for i, a in enumerate(group_ids):
+        ga = state.group(a)
+        for b in group_ids[i + 1 :]:
+            gb = state.group(b)
+            if ga is not None and gb is not None and ga.coord.dist(gb.coord) <= 2:
+                pairs.append((a, b))
+    return pairs
+
+
+def _prune(
+    state: GameState, side: Side, options: list[CastOption], content: Content
+) -> list[CastOption]:
+    """The best-ranked targets of each spell, at most TARGETS_PER_SPELL; every spell's best
+    target comes first, so a spell with a low-ranked target (the globe, a square) is still tried.
+    """
+    ranked = sorted(options, key=lambda o: -_relevance(state, side, o, content))
+    by_spell: dict[tuple[int, str], list[CastOption]] = {}
+    for option in ranked:
+        kept = by_spell.setdefault((option.order.card_uid, option.spell.id), [])
+        if len(kept) < TARGETS_PER_SPELL:
+            kept.append(option)
+    firsts = [kept[0] for kept in by_spell.values()]
+    rest = [o for o in ranked if o not in firsts and o in by_spell[(o.order.card_uid, o.spell.id)]]
+    return (firsts + rest)[:MAX_CAST_OPTIONS]
+
+
+def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
+    """Add the best cast while it beats holding the mana by CAST_GAIN: each affordable cast is
+    tried in the first world, the most promising in all of them."""
+    options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
+    costs = {o.order: o.cost for o in options}
+    pool = state.player(side).pool
+    for _ in range(MAX_CASTS):
+        current = sim.score(orders)
+        first = sim.score(orders, quick=True)
+        reserved = sum((costs.get(c, Mana()) for c in orders.casts), Mana())
+        promising: list[tuple[float, Orders]] = []
+        for option in options:
+            if sim.exhausted:
+                break
+            if _clashes(option.order, orders.casts) or not pool.covers(reserved + option.cost):
+                continue
+            candidate = replace(orders, casts=(*orders.casts, option.order))
+            score = sim.score(candidate, quick=True)
+            if score > first + CAST_GAIN:
+                promising.append((score, candidate))
+        promising.sort(key=lambda pair: -pair[0])
+        best: tuple[float, Orders] | None = None
+        for _, candidate in promising[:SHORTLIST]:
+            if sim.exhausted:
+                break
+            score = sim.score(candidate)
+            if score > current + CAST_GAIN and (best is None or score > best[0]):
+                best = (score, candidate)
+        if best is None:
+            break
+        orders = best[1]
+    return orders
+
+
+def guard(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
+    """If an enemy raid can reach the Sanctum within two turns and no group will stand on it,
+    try sending each group that can get there; keep the best if it scores better."""
+    sanctum = state.sanctum(side)
+    if sanctum is None or not threats(state, side):
+        return orders
+    staying = state.group_at(sanctum.coord)
+    moved = {m.group_id for m in orders.moves}
+    if staying is not None and staying.owner is side and staying.id not in moved:
+        return orders
+    if any(m.dest == sanctum.coord for m in orders.moves):
+        return orders
+    current = sim.score(orders)
+    best = orders
+    for gid, dests in sorted(move_options(state, side, sim.content).items()):
+        if sanctum.coord not in dests or sim.exhausted:
+            continue
+        candidate = _with_move(orders, gid, sanctum.coord)
+        score = sim.score(candidate)
+        if score > current:
+            best, current = candidate, score
+    return best
+
+
+def choose_discard(state: GameState, side: Side, orders: Orders, content: Content) -> Orders:
+    """When nothing is cast and the hand is full, drop its weakest card (a full hand draws
+    nothing): one with no legal cast now, and of those the dearest to pay for."""
+    player = state.player(side)
+    if orders.casts or len(player.hand) < state.options.hand_size:
+        return orders
+    castable = {o.order.card_uid for o in cast_options(state, side, content)}
+    made = player.mana_novices.total + 2
+
+    def weakness(card_uid: int, spell_id: str) -> tuple[int, float, int]:
+        spell = content.spells.get(spell_id)
+        cost = spell.cost.total if spell is not None else 99
+        once = spell is not None and spell.once_per_game and spell_id in player.cast_log
+        return (int(once) + int(card_uid not in castable), cost / made, card_uid)
+
+    weakest = max(player.hand, key=lambda c: weakness(c.uid, c.spell_id))
+    if weakness(weakest.uid, weakest.spell_id)[0] == 0 and weakest.uid in castable:
+        # Every card could be cast now: keep them all unless the dearest is far out of reach.
+        spell = content.spells.get(weakest.spell_id)
+        if spell is None or spell.cost.total <= player.pool.total + made:
+            return orders
+    return replace(orders, discard=DiscardOrder(weakest.uid))
+
+
+def plan(
+    state: GameState, side: Side, content: Content, sim: Rollouts, rng: random.Random
+) -> Orders:
+    """Trainings and town mana by rule of thumb, then moves, casts, moves again, a guard, a
+    discard; all legal."""
+    orders = Orders(
+        trains=choose_trains(state, side, content),
+        mana_choices=choose_mana(state, side, content),
+    )
+    orders = legalize(state, side, orders, content)
+    orders = improve_moves(state, side, orders, sim, rng)
+    orders = add_casts(state, side, orders, sim)
+    orders = improve_moves(state, side, orders, sim, rng)
+    orders = guard(state, side, orders, sim)
+    orders = choose_discard(state, side, orders, content)
+    return legalize(state, side, orders, content)
+
+
+def worlds(
+    view: PlayerView,
+    rng: random.Random,
+    content: Content,
+    options: Options | None,
+    count: int,
+) -> list[World]:
+    """``count`` sampled worlds with a greedy enemy in each, and one where the enemy stands
+    still (a hedge against an enemy unlike the model)."""
+    from ai.players import greedy_orders
+
+    side = view.viewer
+    assert side is not None
+    out = []
+    for _ in range(count):
+        state = determinize(view, rng, content, options)
+        enemy_view = view_for(state, side.other, content)
+        enemy = greedy_orders(enemy_view, rng, content, ENEMY_BUDGET, options)
+        out.append(World(state, enemy, rng.randrange(1 << 30)))
+    out.append(World(out[0].state, Orders(), rng.randrange(1 << 30)))
+    return out
+
+
+Mapper: TypeAlias = Callable[[Callable[["Part"], Orders], list["Part"]], Iterable[Orders]]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One worker's share of a search: its worlds, its rollouts, its time and its seed."""
+
+    side: Side
+    worlds: tuple[World, ...]
+    budget: int
+    seconds: float | None
+    seed: int
+
+
+def plan_part(part: Part) -> Orders:
+    """Search one share of the worlds (run in a worker process; content is loaded there)."""
+    content = load_content()
+    deadline = None if part.seconds is None else time.monotonic() + part.seconds
+    sim = Rollouts(part.side, content, part.worlds, part.budget, deadline)
+    return plan(part.worlds[0].state, part.side, content, sim, random.Random(part.seed))
+
+
+def expert_orders(
+    view: PlayerView,
+    rng: random.Random,
+    content: Content,
+    budget: int | None = None,
+    *,
+    seconds: float | None = None,
+    options: Options | None = None,
+    mapper: Mapper | None = None,
+    workers: int = 1,
+) -> Orders:
+    """The best plan found by two-turn rollouts within ``budget`` rollouts (and ``seconds`` of
+    time, if given).
+
+    With a ``mapper`` (an executor's ``map`` over worker processes) and ``workers`` > 1 the
+    worlds are shared out: each worker searches its own worlds with its share of the budget,
+    and the plans they return are scored in every world here. With a budget of rollouts this is
+    as deterministic as the single search."""
+    side = view.viewer
+    if side is None:
+        raise ValueError("a spectator's view has no side to play")
+    started = time.monotonic()
+    total = budget or EXPERT_BUDGET
+    sampled = worlds(view, rng, content, options, max(EXPERT_WORLDS, workers))
+    if mapper is None or workers < 2:
+        deadline = None if seconds is None else started + seconds
+        sim = Rollouts(side, content, sampled, total, deadline)
+        return plan(sampled[0].state, side, content, sim, rng)
+    left = None if seconds is None else max(0.0, seconds - (time.monotonic() - started))
+    parts = [
+        Part(
+            side,
+            tuple(sampled[i::workers]),
+            total // workers,
+            None if left is None else left * 0.85,
+            rng.randrange(1 << 30),
+        )
+        for i in range(workers)
+    ]
+    plans = list(dict.fromkeys(mapper(plan_part, parts)))
+    judge = Rollouts(side, content, sampled, len(plans) * len(sampled), None)
+    best = max(plans, key=judge.score)
+    return legalize(sampled[0].state, side, best, content)

@@ -1,0 +1,202 @@
+"""The expert level: two-turn rollouts, lasting value, a guarded Sanctum, a full hand cycled,
+the match's ruleset, an anytime cap, a fallback when planning fails, and no hidden facts."""
+
+from __future__ import annotations
+
+import logging
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+
+import pytest
+
+import ai.expert
+from ai import DESCRIPTIONS, LEVELS, choose_orders
+from ai.arena import match_config, play_match
+from ai.determinize import determinize
+from ai.expert import value
+from engine.content import Content, load_content
+from engine.coords import Coord
+from engine.orders import Orders
+from engine.setup import new_game
+from engine.state import ActiveSpell, Card, GameState, HostRef, Mana, Options, Side
+from engine.turn import resolve_turn
+from engine.validate import validate_orders
+from engine.view import view_for
+from tests.ai.positions import group, position
+
+SWORDS = ("swordsman",)
+
+
+@pytest.fixture(scope="module")
+def content() -> Content:
+    return load_content()
+
+
+@pytest.fixture(scope="module")
+def midgame(content: Content) -> GameState:
+    state = new_game(match_config(8, content), content)
+    rng = random.Random(8)
+    for _ in range(7):
+        orders = {
+            side: choose_orders(view_for(state, side, content), "greedy", rng, content=content)
+            for side in Side
+        }
+        state, _ = resolve_turn(state, orders, content=content)
+    assert state.result is None
+    return state
+
+
+def expert(state: GameState, content: Content, seed: int = 1, **kwargs: object) -> Orders:
+    orders = choose_orders(
+        view_for(state, Side.RED, content),
+        "expert",
+        random.Random(seed),
+        content=content,
+        budget=kwargs.pop("budget", 200),  # type: ignore[arg-type]
+        **kwargs,  # type: ignore[arg-type]
+    )
+    assert validate_orders(state, Side.RED, orders, content) == []
+    return orders
+
+
+def test_every_level_has_a_description() -> None:
+    assert LEVELS == ("random", "greedy", "strong", "expert")
+    assert set(DESCRIPTIONS) == set(LEVELS)
+    assert all(0 < len(text) <= 80 for text in DESCRIPTIONS.values())
+
+
+def test_expert_orders_are_always_legal(content: Content) -> None:
+    for seed in range(3):
+        record = play_match(
+            3000 + seed,
+            {Side.RED: "expert", Side.BLUE: "strong"},
+            content,
+            max_turns=5,
+            budgets={Side.RED: 40, Side.BLUE: 30},
+        )
+        assert record.illegal == [], record.illegal[:3]
+
+
+def test_poisoned_hidden_parts_change_nothing(midgame: GameState, content: Content) -> None:
+    """The enemy's hand, both decks' order and the enemy's hidden spells are replaced: the view
+    is the same, so the orders must be too."""
+    red, blue = midgame.player(Side.RED), midgame.player(Side.BLUE)
+    poison = "fireball" if blue.hand[0].spell_id != "fireball" else "volcano"
+    hidden = ActiveSpell(
+        uid=midgame.next_id,
+        spell_id="codex_of_order",
+        owner=Side.BLUE,
+        host=HostRef.globe(),
+        cast_turn=midgame.turn - 1,
+        visible=False,
+    )
+    poisoned = replace(
+        midgame,
+        players=(
+            replace(red, deck=tuple(reversed(red.deck))),
+            replace(
+                blue,
+                hand=tuple(Card(c.uid, poison) for c in blue.hand),
+                deck=tuple(Card(c.uid, poison) for c in blue.deck),
+            ),
+        ),
+        active_spells=(*midgame.active_spells, hidden),
+        next_id=midgame.next_id + 1,
+        seed=midgame.seed + 1,
+    )
+    assert view_for(poisoned, Side.RED, content) == view_for(midgame, Side.RED, content)
+    assert expert(poisoned, content, 4, budget=60) == expert(midgame, content, 4, budget=60)
+
+
+def test_a_seed_and_a_budget_fix_the_orders(midgame: GameState, content: Content) -> None:
+    assert expert(midgame, content, 9, budget=80) == expert(midgame, content, 9, budget=80)
+
+
+def test_a_time_cap_still_gives_legal_orders(midgame: GameState, content: Content) -> None:
+    expert(midgame, content, 2, budget=100_000, seconds=0.0)
+
+
+def test_a_failing_plan_falls_back_to_legal_orders(
+    midgame: GameState, content: Content, monkeypatch: pytest.MonkeyPatch, caplog: object
+) -> None:
+    def broken(*args: object, **kwargs: object) -> Orders:
+        raise RuntimeError("planning broke")
+
+    monkeypatch.setattr(ai.expert, "plan", broken)
+    with pytest.LogCaptureFixture.at_level(caplog, logging.ERROR):  # type: ignore[arg-type]
+        orders = expert(midgame, content, 3)
+    assert "expert planning failed" in caplog.text  # type: ignore[attr-defined]
+    assert orders.moves or orders.trains or orders.casts
+
+
+def test_a_spell_in_play_is_worth_its_turns_left(content: Content) -> None:
+    groups = [
+        group(content, 1, Side.RED, "E6", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    state = position(content, groups)
+    codex = ActiveSpell(
+        uid=30000, spell_id="codex_of_order", owner=Side.RED, host=HostRef.globe(), cast_turn=4
+    )
+    with_codex = replace(state, active_spells=(codex,))
+    assert value(with_codex, Side.RED, content) > value(state, Side.RED, content) + 2
+    assert value(with_codex, Side.BLUE, content) < value(state, Side.BLUE, content) - 2
+
+
+def test_a_raid_four_squares_out_weighs_against_an_empty_sanctum(content: Content) -> None:
+    raid = group(content, 2, Side.BLUE, "D8", SWORDS * 6)
+    empty = position(content, [group(content, 1, Side.RED, "F4", SWORDS * 4), raid])
+    guarded = position(content, [group(content, 1, Side.RED, "D4", SWORDS * 4), raid])
+    assert value(guarded, Side.RED, content) > value(empty, Side.RED, content) + 10
+
+
+def test_guards_its_sanctum_against_a_raid_two_turns_out(content: Content) -> None:
+    groups = [
+        group(content, 1, Side.RED, "E4", SWORDS * 4),
+        group(content, 2, Side.BLUE, "D8", SWORDS * 6),
+    ]
+    for seed in (1, 2):
+        dest = next((m.dest for m in expert(position(content, groups), content, seed).moves), None)
+        assert dest == Coord.parse("D4")
+
+
+def test_cycles_a_full_hand_it_cannot_use(content: Content) -> None:
+    groups = [
+        group(content, 1, Side.RED, "E6", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    hand = ["volcano"] * 5  # far beyond an empty pool
+    orders = expert(position(content, groups, hand=hand, pool=Mana()), content)
+    assert orders.casts == ()
+    assert orders.discard is not None
+
+
+def test_a_duel_match_is_simulated_with_its_ruleset(midgame: GameState, content: Content) -> None:
+    view = view_for(midgame, Side.RED, content)
+    duel = Options.for_ruleset("duel")
+    state = determinize(view, random.Random(1), content, duel)
+    assert state.options.magic_duel
+    assert state.options.board == view.board and state.options.realm == view.realm
+    expert(midgame, content, 5, budget=60, options=duel)
+
+
+def test_a_search_shared_out_to_workers_is_legal_and_deterministic(
+    midgame: GameState, content: Content
+) -> None:
+    def shared(seed: int) -> Orders:
+        view = view_for(midgame, Side.RED, content)
+        with ProcessPoolExecutor(2) as pool:
+            return choose_orders(
+                view,
+                "expert",
+                random.Random(seed),
+                content=content,
+                budget=80,
+                mapper=pool.map,
+                workers=2,
+            )
+
+    first = shared(6)
+    assert validate_orders(midgame, Side.RED, first, content) == []
+    assert shared(6) == first
