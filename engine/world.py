@@ -7,6 +7,10 @@ that players should learn about is appended to :attr:`World.report` as an :class
 Events that active spells react to ("start_of_turn", "host_dying", "group_entered", ...) go through
 :meth:`World.broadcast`; :mod:`engine.broadcast` is the one place that decides the order in which
 spells hear them (documented in ``engine/README.md``).
+
+This file is long because the World still keeps, beside the records and their mutators, the
+indexes of where active spells sit and who hears a death, which every mutator must keep in step;
+they are the next part to leave for a module of their own.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Continuous primitives (modify, grant, hold, ward, ...) do nothing here: they act through
 :mod:`engine.spells.modifiers` while their spell is active. Which minions an effect touches
 follows the aim: a minion; every member of a group; the group standing on a square or structure.
+
+This file is long because it is the whole instant half of the closed effect vocabulary: one short
+function per primitive, all in :data:`APPLY`, so that what a primitive does is found in one place.
 """
 
 from __future__ import annotations
