@@ -24,21 +24,22 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, TextIO, TypeVar, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import LEVELS, Level
 from ai.arena import play_match, starter_deck
 from engine.content import Content, load_content
-from engine.orders import Orders
+from engine.orders import Orders, validate_orders
 from engine.report import TurnReport
 from engine.setup import DECK_CLASSES, MatchConfig
 from engine.state import SIDES, GameState, Side
+from engine.turn import resolve_turn
 
 # ai.LEVELS is ordered weakest first, so the last one is the strongest.
 STRONGEST = LEVELS[-1]
@@ -49,6 +50,8 @@ ENDINGS = {
 }
 EARLY_TURN = 15
 PEAKS = (50, 100)
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -157,38 +160,93 @@ def active_in_play(state: GameState) -> int:
     return sum(not s.helper for s in state.active_spells)
 
 
+class Tally:
+    """What the report needs from one game, gathered turn by turn (while it is played, or again
+    from its saved turns)."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.casts: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
+        self.unspent: list[int] = []
+        self.peak = 0
+
+    def before(self, state: GameState) -> None:
+        self.peak = max(self.peak, active_in_play(state))
+
+    def after(self, state: GameState, report: TurnReport) -> None:
+        self.peak = max(self.peak, active_in_play(state))
+        for event in report.events:
+            if event.kind == "spell_executed":
+                spell_id = str(event.get("spell"))
+                if player_cast(spell_id, self.content):
+                    self.casts[str(event.get("side"))][spell_id] += 1
+            elif event.kind == "mana":
+                # The pool after the next turn's income, less that income: what was left over.
+                side = Side(str(event.get("side")))
+                gained = mana_total(str(event.get("gained")))
+                self.unspent.append(state.player(side).pool.total - gained)
+
+    def result(
+        self, header: dict[str, Any], opening: GameState, final: GameState, illegal: int
+    ) -> GameResult:
+        decks = {
+            str(p.side): sorted(
+                {c.spell_id for c in (*p.deck, *p.hand) if is_deck_spell(c.spell_id, self.content)}
+            )
+            for p in opening.players
+        }
+        outcome = final.result
+        return GameResult(
+            index=int(header["index"]),
+            seed=int(header["seed"]),
+            red=str(header["red"]),
+            blue=str(header["blue"]),
+            realm=str(header["realm"]),
+            winner=None if outcome is None or outcome.winner is None else str(outcome.winner),
+            reason="turn_limit" if outcome is None else outcome.reason,
+            turns=final.turn - 1,
+            decks=decks,
+            casts={side: dict(counter) for side, counter in self.casts.items()},
+            peak_active=self.peak,
+            unspent=self.unspent,
+            illegal=illegal,
+        )
+
+
+def _header(job: Job) -> dict[str, Any]:
+    return {
+        "index": job.index,
+        "seed": job.seed,
+        "red": job.red,
+        "blue": job.blue,
+        "realm": job.realm,
+        "level": job.level,
+        "budget": job.budget,
+        "max_turns": job.max_turns,
+    }
+
+
 def play_one(job: Job) -> GameResult:
     content = load_content()
     started, cpu_started = time.perf_counter(), time.process_time()
-    decks = {Side.RED: starter_deck(job.red, content), Side.BLUE: starter_deck(job.blue, content)}
+    houses = {Side.RED: job.red, Side.BLUE: job.blue}
     config = MatchConfig(
         seed=job.seed,
         realm=job.realm,
-        houses={Side.RED: job.red, Side.BLUE: job.blue},
-        decks=decks,
+        houses=houses,
+        decks={side: starter_deck(house, content) for side, house in houses.items()},
     )
-    casts: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
-    unspent: list[int] = []
-    peak = 0
+    tally = Tally(content)
+    opening: list[GameState] = []
     out: TextIO | None = None
     if job.save_dir is not None:
-        path = Path(job.save_dir) / f"game-{job.index:04d}.jsonl"
-        out = path.open("w", encoding="utf-8")
-        header = {
-            "index": job.index,
-            "seed": job.seed,
-            "red": job.red,
-            "blue": job.blue,
-            "realm": job.realm,
-            "level": job.level,
-            "budget": job.budget,
-            "max_turns": job.max_turns,
-        }
-        _write_line(out, {"game": header})
+        out = (Path(job.save_dir) / f"game-{job.index:04d}.jsonl").open("w", encoding="utf-8")
+        _write_line(out, {"game": _header(job)})
 
     def observe(state: GameState, orders: dict[Side, Orders]) -> None:
-        nonlocal peak
-        peak = max(peak, active_in_play(state))
+        if not opening:
+            opening.append(state)
+        tally.before(state)
         if out is not None:
             line = {
                 "turn": state.turn,
@@ -197,67 +255,54 @@ def play_one(job: Job) -> GameResult:
             }
             _write_line(out, line)
 
-    def after_turn(state: GameState, report: TurnReport) -> None:
-        nonlocal peak
-        peak = max(peak, active_in_play(state))
-        for event in report.events:
-            if event.kind == "spell_executed":
-                spell_id = str(event.get("spell"))
-                if player_cast(spell_id, content):
-                    casts[str(event.get("side"))][spell_id] += 1
-            elif event.kind == "mana":
-                # The pool after the next turn's income, less that income: what was left over.
-                side = Side(str(event.get("side")))
-                gained = mana_total(str(event.get("gained")))
-                unspent.append(state.player(side).pool.total - gained)
-
-    levels = {side: cast(Level, job.level) for side in SIDES}
     try:
         record = play_match(
             job.seed,
-            levels,
+            {side: cast(Level, job.level) for side in SIDES},
             content,
             max_turns=job.max_turns,
             budgets={side: job.budget for side in SIDES},
             observe=observe,
             config=config,
-            after_turn=after_turn,
+            after_turn=tally.after,
         )
+        assert record.final is not None
         if out is not None:
-            result = None if record.final is None else record.final.result
+            result = record.final.result
             _write_line(
                 out,
-                {
-                    "result": None if result is None else result.to_dict(),
-                    "turns": record.turns,
-                },
+                {"result": None if result is None else result.to_dict(), "turns": record.turns},
             )
     finally:
         if out is not None:
             out.close()
-    deck_spells = {
-        str(side): sorted(
-            s for s in set(decks[side]) if content.spells[s].spell_class in DECK_CLASSES
-        )
-        for side in SIDES
-    }
-    return GameResult(
-        index=job.index,
-        seed=job.seed,
-        red=job.red,
-        blue=job.blue,
-        realm=job.realm,
-        winner=None if record.winner is None else str(record.winner),
-        reason=record.reason,
-        turns=record.turns,
-        decks=deck_spells,
-        casts={side: dict(counter) for side, counter in casts.items()},
-        peak_active=peak,
-        unspent=unspent,
-        illegal=len(record.illegal),
-        seconds=time.perf_counter() - started,
-        cpu_seconds=time.process_time() - cpu_started,
-    )
+    game = tally.result(_header(job), opening[0], record.final, len(record.illegal))
+    game.seconds = time.perf_counter() - started
+    game.cpu_seconds = time.process_time() - cpu_started
+    return game
+
+
+def replay_saved(path: Path, content: Content) -> GameResult | None:
+    """The result of a game saved by --save-turns, found again by resolving its saved turns
+    (None for a game whose file has no result line: it was still being played)."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    if len(lines) < 2 or "result" not in lines[-1]:
+        return None
+    tally = Tally(content)
+    illegal = 0
+    states: list[GameState] = []
+    final: GameState | None = None
+    for line in lines[1:-1]:
+        state = GameState.from_dict(line["state"])
+        orders = {side: Orders.from_dict(line["orders"][str(side)]) for side in SIDES}
+        illegal += sum(len(validate_orders(state, side, orders[side], content)) for side in SIDES)
+        states.append(state)
+        tally.before(state)
+        final, report = resolve_turn(state, orders, content=content)
+        tally.after(final, report)
+    if final is None:
+        return None
+    return tally.result(lines[0]["game"], states[0], final, illegal)
 
 
 def _write_line(out: TextIO, data: dict[str, Any]) -> None:
@@ -269,20 +314,36 @@ def _write_line(out: TextIO, data: dict[str, Any]) -> None:
 
 def run(jobs: Sequence[Job], workers: int, progress: bool) -> list[GameResult]:
     """Play the jobs (in ``workers`` processes when more than one); results in job order."""
-    bar = Progress(len(jobs), enabled=progress)
-    results: list[GameResult] = []
+    return sorted(_map(play_one, jobs, workers, progress), key=lambda r: r.index)
+
+
+def replay_dir(directory: Path, workers: int, progress: bool) -> list[GameResult]:
+    """The finished games saved in ``directory`` by --save-turns, in game order."""
+    paths = [str(p) for p in sorted(directory.glob("game-*.jsonl"))]
+    found = _map(_replay_path, paths, workers, progress)
+    return sorted((r for r in found if r is not None), key=lambda r: r.index)
+
+
+def _replay_path(path: str) -> GameResult | None:
+    return replay_saved(Path(path), load_content())
+
+
+def _map(fn: Callable[[T], R], items: Sequence[T], workers: int, progress: bool) -> list[R]:
+    """``fn`` over ``items`` (in ``workers`` processes when more than one), in completion order,
+    with a progress bar."""
+    bar = Progress(len(items), enabled=progress)
+    results: list[R] = []
     if workers <= 1:
-        for job in jobs:
-            results.append(play_one(job))
+        for item in items:
+            results.append(fn(item))
             bar.advance()
     else:
         with ProcessPoolExecutor(workers) as pool:
-            futures = [pool.submit(play_one, job) for job in jobs]
-            for future in as_completed(futures):
+            for future in as_completed([pool.submit(fn, item) for item in items]):
                 results.append(future.result())
                 bar.advance()
     bar.close()
-    return sorted(results, key=lambda r: r.index)
+    return results
 
 
 class Progress:
@@ -551,30 +612,50 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument(
         "--save-turns", metavar="DIR", help="write each game's turns as DIR/game-NNNN.jsonl"
     )
+    parser.add_argument(
+        "--from-turns",
+        metavar="DIR",
+        help="play nothing: report on the finished games saved in DIR by --save-turns",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(None if argv is None else list(argv))
     if args.games < 1:
         parser.error("--games must be at least 1")
     content = load_content()
-    if args.save_turns:
-        Path(args.save_turns).mkdir(parents=True, exist_ok=True)
-    jobs = schedule(
-        args.games,
-        args.seed,
-        content,
-        level=args.level,
-        budget=args.budget,
-        max_turns=args.max_turns,
-        save_dir=args.save_turns,
-    )
     started = time.perf_counter()
-    results = run(jobs, args.workers, progress=not args.no_progress)
-    summary = summarize(results, content)
-    summary["run"] = {
+    progress = not args.no_progress
+    run_info: dict[str, Any] = {
         "level": args.level,
         "budget": args.budget,
         "seed": args.seed,
         "max_turns": args.max_turns,
+    }
+    if args.from_turns:
+        results = replay_dir(Path(args.from_turns), args.workers, progress)
+        if not results:
+            parser.error(f"no finished game saved in {args.from_turns}")
+        header = json.loads(
+            (Path(args.from_turns) / f"game-{results[0].index:04d}.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines()[0]
+        )["game"]
+        run_info = {key: header[key] for key in ("level", "budget", "max_turns")}
+        run_info |= {"seed": None, "from_turns": args.from_turns}
+    else:
+        if args.save_turns:
+            Path(args.save_turns).mkdir(parents=True, exist_ok=True)
+        jobs = schedule(
+            args.games,
+            args.seed,
+            content,
+            level=args.level,
+            budget=args.budget,
+            max_turns=args.max_turns,
+            save_dir=args.save_turns,
+        )
+        results = run(jobs, args.workers, progress)
+    summary = summarize(results, content)
+    summary["run"] = run_info | {
         "workers": args.workers,
         "seconds": time.perf_counter() - started,
     }

@@ -23,6 +23,7 @@ from bench.balance import (
     mana_total,
     percentile,
     play_one,
+    print_report,
     schedule,
     wilson,
 )
@@ -231,3 +232,34 @@ def test_progress_prints_plain_lines_when_not_on_a_terminal() -> None:
     lines = stream.getvalue().splitlines()
     assert len(lines) == 10
     assert lines[-1].startswith("[" + "#" * Progress.WIDTH + "] 20/20 games")
+
+
+def test_the_text_report_shows_the_same_figures(smoke: tuple[dict[str, Any], str, Path]) -> None:
+    summary, _, _ = smoke
+    out = io.StringIO()
+    print_report(summary, out)
+    text = out.getvalue()
+    assert f"{summary['games']} games, level {STRONGEST}, budget 4, seed 7" in text
+    assert f"game length: median {summary['median_turns']}" in text
+    assert f"red won {summary['red_wins']}, blue {summary['blue_wins']}" in text
+    for house in summary["house_win_share"]:
+        assert f"\n{house:<13} {summary['house_games'][house]:>5}" in text
+    for spell_id in summary["deck_spells"]:
+        assert f"\n{spell_id:<24}" in text
+
+
+def test_saved_turns_give_the_same_report_again(smoke: tuple[dict[str, Any], str, Path]) -> None:
+    summary, _, turns_dir = smoke
+    (turns_dir / "game-0002.jsonl").write_text(
+        '{"game":{"index":2}}\n', encoding="utf-8"
+    )  # a game still being played when the run stopped: left out
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["--from-turns", str(turns_dir), "--workers", "1", "--json", "--no-progress"])
+    (turns_dir / "game-0002.jsonl").unlink()
+    again = json.loads(out.getvalue())
+    timing = {"run", "seconds_per_game", "cpu_seconds_per_game"}
+    assert {k: v for k, v in again.items() if k not in timing} == {
+        k: v for k, v in summary.items() if k not in timing
+    }
+    assert again["run"]["level"] == STRONGEST and again["run"]["budget"] == 4
