@@ -1,15 +1,16 @@
 """Balance tournament: computer players of one level play every house against every house.
 
     .venv/bin/python bench/balance.py [--games N] [--seed S] [--level L] [--budget B]
-        [--max-turns T] [--workers W] [--json] [--save-turns DIR] [--no-progress]
+        [--max-turns T] [--workers W] [--json] [--save-turns DIR | --from-turns DIR]
+        [--no-progress]
 
-Every ordered pair of different houses (so both colours) is played once per round of 132
-games, in a seeded order, the realm cycling through the realms that are not random picks. Both
-sides play at ``--level`` (default: the strongest registered level) with the arena's starter
-decks. The same ``--games``/``--seed``/``--level``/``--budget``/``--max-turns`` always give
-the same games, whatever ``--workers`` is. Prints game length and endings, casts, active spells
-in play, house win shares and their matrix, red's share, each deck spell's use and its caster's
-results, and unspent mana; ``--json`` prints the same figures as one JSON object (keys in
+Every ordered pair of different houses (so both colours) is played once per round (132 games
+for 12 houses), in a seeded order, the realm cycling through the realms that are not random
+picks. Both sides play at ``--level`` (default: the strongest registered level) with the
+arena's starter decks. The same games, seed, level, budget and turn cap always give the same
+games, whatever ``--workers`` is. Prints game length and endings, casts, active spells in play,
+house win shares and their matrix, red's share, each deck spell's use and its caster's results,
+and unspent mana; ``--json`` prints the same figures as one JSON object (keys in
 docs/balance.md). A win scores 1, a draw or a game still running at the turn cap 1/2.
 """
 
