@@ -16,6 +16,7 @@ from ai.determinize import NOT_IN_DECKS
 from ai.players import Level
 from engine.content import Content
 from engine.orders import Orders, Problem
+from engine.report import TurnReport
 from engine.setup import MatchConfig, new_game
 from engine.state import SIDES, GameState, Side
 from engine.turn import resolve_turn
@@ -93,15 +94,19 @@ def play_match(
     budgets: dict[Side, int | None] | None = None,
     choose: Chooser | None = None,
     observe: Callable[[GameState, dict[Side, Orders]], None] | None = None,
+    config: MatchConfig | None = None,
+    after_turn: Callable[[GameState, TurnReport], None] | None = None,
 ) -> MatchRecord:
     """Play one match; every order set is validated on the real state before it is resolved.
 
     ``choose`` replaces :func:`ai.choose_orders` (the benchmark wraps it in a timer); ``observe``
-    sees each position with the orders given in it."""
+    sees each position with the orders given in it, ``after_turn`` each turn's report with the
+    position it led to. ``config`` replaces the seed's :func:`match_config` (to choose houses,
+    decks or realm); ``seed`` still seeds the players' generators."""
     from ai import choose_orders
 
     pick = choose or choose_orders
-    state = new_game(match_config(seed, content), content)
+    state = new_game(config or match_config(seed, content), content)
     record = MatchRecord(seed, dict(levels))
     rngs = {side: random.Random(f"ai-player:{seed}:{side}") for side in SIDES}
     while state.result is None and state.turn <= max_turns:
@@ -119,7 +124,9 @@ def play_match(
                 record.illegal.append((state.turn, side, problem))
         if observe is not None:
             observe(state, orders)
-        state, _ = resolve_turn(state, orders, content=content)
+        state, report = resolve_turn(state, orders, content=content)
+        if after_turn is not None:
+            after_turn(state, report)
     record.turns = state.turn - 1
     record.final = state
     if state.result is not None:

@@ -29,6 +29,7 @@ QUICK: dict[str, tuple[str, ...]] = {
     "service": ("--matches", "200", "--workers", "2"),
     "bot": ("--matches", "20", "--turns", "2"),
     "anchor": ("--rounds", "10"),
+    "balance": ("--games", "4", "--level", "greedy", "--budget", "4", "--no-progress"),
 }
 
 

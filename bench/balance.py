@@ -1,0 +1,670 @@
+"""Balance tournament: computer players of one level play every house against every house.
+
+    .venv/bin/python -m bench.balance [--games N] [--seed S] [--level L] [--budget B]
+        [--max-turns T] [--workers W] [--json] [--save-turns DIR | --from-turns DIR]
+        [--no-progress]
+
+Every ordered pair of different houses (so both colours) is played once per round (132 games
+for 12 houses), in a seeded order, the realm cycling through the realms that are not random
+picks. Both sides play at ``--level`` (default: the strongest registered level) with the
+arena's starter decks. The same games, seed, level, budget and turn cap always give the same
+games, whatever ``--workers`` is. Prints game length and endings, casts, active spells in play,
+house win shares and their matrix, red's share, each deck spell's use and its caster's results,
+and unspent mana; ``--json`` prints the same figures as one JSON object (keys in
+docs/balance.md). A win scores 1, a draw or a game still running at the turn cap 1/2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO, TypeVar, cast
+
+from ai import LEVELS, Level
+from ai.arena import play_match, starter_deck
+from engine.content import Content, load_content
+from engine.orders import Orders
+from engine.report import TurnReport
+from engine.setup import MatchConfig
+from engine.state import SIDES, GameState, Side
+from engine.turn import resolve_turn
+from engine.validate import validate_orders
+
+# ai.LEVELS is ordered weakest first, so the last one is the strongest.
+STRONGEST = LEVELS[-1]
+ENDINGS = {
+    "sanctum": "Sanctum taken",
+    "both_sancta": "draw (both Sancta)",
+    "turn_limit": "turn cap",
+}
+EARLY_TURN = 15
+PEAKS = (50, 100)
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game of the tournament (picklable: it crosses to a worker process)."""
+
+    index: int
+    seed: int
+    red: str
+    blue: str
+    realm: str
+    level: str
+    budget: int | None
+    max_turns: int
+    save_dir: str | None = None
+
+
+@dataclass
+class GameResult:
+    """What one game tells the balance report; sides are keyed "red" and "blue"."""
+
+    index: int
+    seed: int
+    red: str
+    blue: str
+    realm: str
+    winner: str | None
+    reason: str
+    turns: int
+    decks: dict[str, list[str]]
+    casts: dict[str, dict[str, int]]
+    peak_active: int
+    unspent: list[int] = field(default_factory=list)
+    illegal: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    def points(self, side: str) -> float:
+        """1 for a win, 1/2 for a draw or an unfinished game, 0 for a loss."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == side else 0.0
+
+    def house(self, side: str) -> str:
+        return self.red if side == "red" else self.blue
+
+
+# ------------------------------------------------------------------------------- the schedule
+
+
+def playable_realms(content: Content) -> list[str]:
+    """The realms with their own terrain (a realm that picks another is left out)."""
+    return sorted(r for r, realm in content.realms.items() if not realm.picks)
+
+
+def schedule(
+    games: int,
+    seed: int,
+    content: Content,
+    *,
+    level: str,
+    budget: int | None,
+    max_turns: int,
+    save_dir: str | None = None,
+) -> list[Job]:
+    """``games`` jobs: rounds of every ordered pair of different houses, each round shuffled
+    by the seed; the realm cycles along the round and shifts by one each round."""
+    houses = sorted(content.houses)
+    realms = playable_realms(content)
+    pairs = [(red, blue) for red in houses for blue in houses if red != blue]
+    jobs: list[Job] = []
+    round_no = 0
+    while len(jobs) < games:
+        order = list(pairs)
+        random.Random(f"balance:{seed}:round:{round_no}").shuffle(order)
+        for k, (red, blue) in enumerate(order):
+            if len(jobs) == games:
+                break
+            index = len(jobs)
+            game_seed = random.Random(f"balance:{seed}:game:{index}").randrange(1 << 31)
+            realm = realms[(k + round_no) % len(realms)]
+            jobs.append(Job(index, game_seed, red, blue, realm, level, budget, max_turns, save_dir))
+        round_no += 1
+    return jobs
+
+
+# ------------------------------------------------------------------------------- one game
+
+
+def mana_total(text: str) -> int:
+    """The amount in a "mana" event's text (``str(Mana)``: "3 order + 1 will", "nothing")."""
+    if text == "nothing":
+        return 0
+    return sum(int(part.split()[0]) for part in text.split(" + "))
+
+
+def player_cast(spell_id: str, content: Content) -> bool:
+    """A cast the player chose: attributes follow casts by themselves (N4), helpers are placed
+    by the engine."""
+    spell = content.spells[spell_id]
+    return not spell.helper and spell.spell_class != "attribute"
+
+
+def active_in_play(state: GameState) -> int:
+    """Active spells on the globe, both sides, helpers left out (the engine's bookkeeping)."""
+    return sum(not s.helper for s in state.active_spells)
+
+
+class Tally:
+    """What the report needs from one game, gathered turn by turn (while it is played, or again
+    from its saved turns)."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.casts: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
+        self.unspent: list[int] = []
+        self.peak = 0
+
+    def before(self, state: GameState) -> None:
+        self.peak = max(self.peak, active_in_play(state))
+
+    def after(self, state: GameState, report: TurnReport) -> None:
+        self.peak = max(self.peak, active_in_play(state))
+        for event in report.events:
+            if event.kind == "spell_executed":
+                spell_id = str(event.get("spell"))
+                if player_cast(spell_id, self.content):
+                    self.casts[str(event.get("side"))][spell_id] += 1
+            elif event.kind == "mana":
+                # The pool after the next turn's income, less that income: what was left over.
+                side = Side(str(event.get("side")))
+                gained = mana_total(str(event.get("gained")))
+                self.unspent.append(state.player(side).pool.total - gained)
+
+    def result(
+        self, header: dict[str, Any], opening: GameState, final: GameState, illegal: int
+    ) -> GameResult:
+        decks = {
+            str(p.side): sorted(
+                {c.spell_id for c in (*p.deck, *p.hand) if is_deck_spell(c.spell_id, self.content)}
+            )
+            for p in opening.players
+        }
+        outcome = final.result
+        return GameResult(
+            index=int(header["index"]),
+            seed=int(header["seed"]),
+            red=str(header["red"]),
+            blue=str(header["blue"]),
+            realm=str(header["realm"]),
+            winner=None if outcome is None or outcome.winner is None else str(outcome.winner),
+            reason="turn_limit" if outcome is None else outcome.reason,
+            turns=final.turn - 1,
+            decks=decks,
+            casts={side: dict(counter) for side, counter in self.casts.items()},
+            peak_active=self.peak,
+            unspent=self.unspent,
+            illegal=illegal,
+        )
+
+
+def _header(job: Job) -> dict[str, Any]:
+    return {
+        "index": job.index,
+        "seed": job.seed,
+        "red": job.red,
+        "blue": job.blue,
+        "realm": job.realm,
+        "level": job.level,
+        "budget": job.budget,
+        "max_turns": job.max_turns,
+    }
+
+
+def play_one(job: Job) -> GameResult:
+    content = load_content()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    houses = {Side.RED: job.red, Side.BLUE: job.blue}
+    config = MatchConfig(
+        seed=job.seed,
+        realm=job.realm,
+        houses=houses,
+        decks={side: starter_deck(house, content) for side, house in houses.items()},
+    )
+    tally = Tally(content)
+    opening: list[GameState] = []
+    out: TextIO | None = None
+    if job.save_dir is not None:
+        out = (Path(job.save_dir) / f"game-{job.index:04d}.jsonl").open("w", encoding="utf-8")
+        _write_line(out, {"game": _header(job)})
+
+    def observe(state: GameState, orders: dict[Side, Orders]) -> None:
+        if not opening:
+            opening.append(state)
+        tally.before(state)
+        if out is not None:
+            line = {
+                "turn": state.turn,
+                "state": state.to_dict(),
+                "orders": {str(side): orders[side].to_dict() for side in SIDES},
+            }
+            _write_line(out, line)
+
+    try:
+        record = play_match(
+            job.seed,
+            {side: cast(Level, job.level) for side in SIDES},
+            content,
+            max_turns=job.max_turns,
+            budgets={side: job.budget for side in SIDES},
+            observe=observe,
+            config=config,
+            after_turn=tally.after,
+        )
+        assert record.final is not None
+        if out is not None:
+            result = record.final.result
+            _write_line(
+                out,
+                {"result": None if result is None else result.to_dict(), "turns": record.turns},
+            )
+    finally:
+        if out is not None:
+            out.close()
+    game = tally.result(_header(job), opening[0], record.final, len(record.illegal))
+    game.seconds = time.perf_counter() - started
+    game.cpu_seconds = time.process_time() - cpu_started
+    return game
+
+
+def replay_saved(path: Path, content: Content) -> GameResult | None:
+    """The result of a game saved by --save-turns, found again by resolving its saved turns
+    (None for a game whose file has no result line: it was still being played)."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    if len(lines) < 2 or "result" not in lines[-1]:
+        return None
+    tally = Tally(content)
+    illegal = 0
+    states: list[GameState] = []
+    final: GameState | None = None
+    for line in lines[1:-1]:
+        state = GameState.from_dict(line["state"])
+        orders = {side: Orders.from_dict(line["orders"][str(side)]) for side in SIDES}
+        illegal += sum(len(validate_orders(state, side, orders[side], content)) for side in SIDES)
+        states.append(state)
+        tally.before(state)
+        final, report = resolve_turn(state, orders, content=content)
+        tally.after(final, report)
+    if final is None:
+        return None
+    return tally.result(lines[0]["game"], states[0], final, illegal)
+
+
+def _write_line(out: TextIO, data: dict[str, Any]) -> None:
+    out.write(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
+
+
+# ------------------------------------------------------------------------------- running
+
+
+def run(jobs: Sequence[Job], workers: int, progress: bool) -> list[GameResult]:
+    """Play the jobs (in ``workers`` processes when more than one); results in job order."""
+    return sorted(_map(play_one, jobs, workers, progress), key=lambda r: r.index)
+
+
+def replay_dir(directory: Path, workers: int, progress: bool) -> list[GameResult]:
+    """The finished games saved in ``directory`` by --save-turns, in game order."""
+    paths = [str(p) for p in sorted(directory.glob("game-*.jsonl"))]
+    found = _map(_replay_path, paths, workers, progress)
+    return sorted((r for r in found if r is not None), key=lambda r: r.index)
+
+
+def _replay_path(path: str) -> GameResult | None:
+    return replay_saved(Path(path), load_content())
+
+
+def _map(fn: Callable[[T], R], items: Sequence[T], workers: int, progress: bool) -> list[R]:
+    """``fn`` over ``items`` (in ``workers`` processes when more than one), in completion order,
+    with a progress bar."""
+    bar = Progress(len(items), enabled=progress)
+    results: list[R] = []
+    if workers <= 1:
+        for item in items:
+            results.append(fn(item))
+            bar.advance()
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            for future in as_completed([pool.submit(fn, item) for item in items]):
+                results.append(future.result())
+                bar.advance()
+    bar.close()
+    return results
+
+
+class Progress:
+    """A one-line progress bar on stderr (stdout stays clean for --json); when stderr is not
+    a terminal it prints a plain line every tenth of the run instead."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, *, enabled: bool, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.done = 0
+        self.enabled = enabled and total > 0
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.started = time.perf_counter()
+        self.step = max(1, total // 10)
+
+    def advance(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.started
+        left = elapsed / self.done * (self.total - self.done)
+        filled = round(self.WIDTH * self.done / self.total)
+        text = (
+            f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} games, "
+            f"{elapsed:.0f} s, about {left:.0f} s left"
+        )
+        if self.tty:
+            self.stream.write("\r" + text)
+        elif self.done % self.step == 0 or self.done == self.total:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# ------------------------------------------------------------------------------- figures
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) with linear interpolation between closest ranks."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a share observed over ``n`` games."""
+    if n == 0:
+        return (0.0, 1.0)
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def is_deck_spell(spell_id: str, content: Content) -> bool:
+    """A spell a deck may hold (G3)."""
+    spell = content.spells[spell_id]
+    return spell.deckable
+
+
+def deck_spell_ids(content: Content) -> list[str]:
+    return sorted(s for s in content.spells if is_deck_spell(s, content))
+
+
+def _share(part: float, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]:
+    """Every figure of the report, JSON-ready (keys documented in docs/balance.md)."""
+    n = len(results)
+    turns = [r.turns for r in results]
+    endings = Counter(r.reason for r in results)
+    decided_early = sum(r.reason != "turn_limit" and r.turns < EARLY_TURN for r in results)
+    side_games = [(r, side) for r in results for side in ("red", "blue")]
+    casts_per_side = [sum(r.casts[side].values()) for r, side in side_games]
+    by_type: Counter[str] = Counter()
+    for r, side in side_games:
+        for spell_id, count in r.casts[side].items():
+            by_type[content.spells[spell_id].type] += count
+    peaks = [r.peak_active for r in results]
+
+    points: dict[str, float] = defaultdict(float)
+    played: Counter[str] = Counter()
+    pair_points: dict[tuple[str, str], float] = defaultdict(float)
+    pair_games: Counter[tuple[str, str]] = Counter()
+    for r in results:
+        for side, other in (("red", "blue"), ("blue", "red")):
+            house, rival = r.house(side), r.house(other)
+            points[house] += r.points(side)
+            played[house] += 1
+            pair_points[(house, rival)] += r.points(side)
+            pair_games[(house, rival)] += 1
+    houses = sorted(content.houses)
+    house_win_share = {h: _share(points[h], played[h]) for h in houses if played[h]}
+    house_interval = {
+        h: wilson(share, played[h]) for h, share in house_win_share.items() if share is not None
+    }
+    matrix = {
+        h: {
+            o: {"share": pair_points[(h, o)] / pair_games[(h, o)], "n": pair_games[(h, o)]}
+            for o in houses
+            if pair_games[(h, o)]
+        }
+        for h in houses
+    }
+
+    spells: dict[str, dict[str, Any]] = {}
+    for spell_id in deck_spell_ids(content):
+        holding = [(r, side) for r, side in side_games if spell_id in r.decks[side]]
+        casting = [(r, side) for r, side in side_games if r.casts[side].get(spell_id, 0)]
+        spells[spell_id] = {
+            "house": content.spells[spell_id].house,
+            "in_deck": len(holding),
+            "cast_in": sum(bool(r.casts[side].get(spell_id, 0)) for r, side in holding),
+            "casts": sum(r.casts[side].get(spell_id, 0) for r, side in side_games),
+            "caster_points": sum(r.points(side) for r, side in casting),
+            "caster_games": len(casting),
+        }
+    cast_share = {s: row["cast_in"] / row["in_deck"] for s, row in spells.items() if row["in_deck"]}
+    caster_win_share = {
+        s: {"share": row["caster_points"] / row["caster_games"], "n": row["caster_games"]}
+        for s, row in spells.items()
+        if row["caster_games"]
+    }
+    unspent = [u for r in results for u in r.unspent]
+    red_points = sum(r.points("red") for r in results)
+    return {
+        "games": n,
+        "median_turns": statistics.median(turns) if turns else None,
+        "p10_turns": percentile(turns, 0.1) if turns else None,
+        "p90_turns": percentile(turns, 0.9) if turns else None,
+        "endings": {reason: endings.get(reason, 0) for reason in ENDINGS}
+        | {k: v for k, v in endings.items() if k not in ENDINGS},
+        "share_decided_before_15": _share(decided_early, n),
+        "median_casts_per_side": statistics.median(casts_per_side) if casts_per_side else None,
+        "casts_by_type": dict(sorted(by_type.items())),
+        "never_cast": sorted(s for s, row in spells.items() if row["in_deck"] and not row["casts"]),
+        "never_in_deck": sorted(s for s, row in spells.items() if not row["in_deck"]),
+        "peak_active_median": statistics.median(peaks) if peaks else None,
+        "peak_active_p90": percentile(peaks, 0.9) if peaks else None,
+        "share_peak_50": _share(sum(p >= PEAKS[0] for p in peaks), n),
+        "share_peak_100": _share(sum(p >= PEAKS[1] for p in peaks), n),
+        "house_games": {h: played[h] for h in houses if played[h]},
+        "house_win_share": house_win_share,
+        "house_win_interval": {h: list(iv) for h, iv in house_interval.items()},
+        "house_matrix": matrix,
+        "red_win_share": _share(red_points, n),
+        "red_wins": sum(r.winner == "red" for r in results),
+        "blue_wins": sum(r.winner == "blue" for r in results),
+        "undecided": sum(r.winner is None for r in results),
+        "cast_share": cast_share,
+        "caster_win_share": caster_win_share,
+        "deck_spells": spells,
+        "median_unspent_mana": statistics.median(unspent) if unspent else None,
+        "illegal_orders": sum(r.illegal for r in results),
+        "seconds_per_game": statistics.mean(r.seconds for r in results) if results else None,
+        "cpu_seconds_per_game": (
+            statistics.mean(r.cpu_seconds for r in results) if results else None
+        ),
+    }
+
+
+# ------------------------------------------------------------------------------- text report
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
+    def line(text: str = "") -> None:
+        out.write(text + "\n")
+
+    run_info = summary["run"]
+    line(
+        f"{summary['games']} games, level {run_info['level']}, budget {run_info['budget']}, "
+        f"seed {run_info['seed']}, turn cap {run_info['max_turns']}, "
+        f"{run_info['seconds']:.0f} s with {run_info['workers']} worker(s); per game "
+        f"{summary['seconds_per_game']:.1f} s wall, {summary['cpu_seconds_per_game']:.1f} s CPU"
+    )
+    line(
+        f"game length: median {summary['median_turns']}, p10 {summary['p10_turns']:.1f}, "
+        f"p90 {summary['p90_turns']:.1f} turns; decided before turn {EARLY_TURN}: "
+        f"{_pct(summary['share_decided_before_15'])}"
+    )
+    line(
+        "endings: "
+        + ", ".join(f"{ENDINGS.get(k, k)} {v}" for k, v in summary["endings"].items())
+        + f"; illegal orders {summary['illegal_orders']}"
+    )
+    line(
+        f"casts per side per game: median {summary['median_casts_per_side']}; by type: "
+        + ", ".join(f"{k} {v}" for k, v in summary["casts_by_type"].items())
+    )
+    never = summary["never_cast"]
+    line(f"deck spells never cast ({len(never)}): {', '.join(never)}")
+    if summary["never_in_deck"]:
+        line(
+            f"deck spells in no deck ({len(summary['never_in_deck'])}): "
+            + ", ".join(summary["never_in_deck"])
+        )
+    line(
+        f"active spells at once: peak median {summary['peak_active_median']}, "
+        f"p90 {summary['peak_active_p90']:.1f}; games peaking at 50+: "
+        f"{_pct(summary['share_peak_50'])}, at 100+: {_pct(summary['share_peak_100'])}"
+    )
+    line(f"mana left unspent per turn: median {summary['median_unspent_mana']}")
+    line(
+        f"red (opening initiative) win share: {_pct(summary['red_win_share'])} "
+        f"(red won {summary['red_wins']}, blue {summary['blue_wins']}, "
+        f"undecided {summary['undecided']})"
+    )
+    line()
+    line("house         games  share  95% interval")
+    for house, share in summary["house_win_share"].items():
+        low, high = summary["house_win_interval"][house]
+        line(f"{house:<13} {summary['house_games'][house]:>5}  {share:>5.0%}  {low:.0%}-{high:.0%}")
+    line()
+    houses = list(summary["house_win_share"])
+    line("win share of the row house against the column house (games in brackets)")
+    line(" " * 12 + "".join(f"{h[:7]:>10}" for h in houses))
+    for house in houses:
+        cells = []
+        for rival in houses:
+            cell = summary["house_matrix"][house].get(rival)
+            cells.append(f"{cell['share']:.0%}({cell['n']})" if cell else "-")
+        line(f"{house[:12]:<12}" + "".join(f"{c:>10}" for c in cells))
+    line()
+    line("deck spell              house        in deck  cast in  casts  caster share (n)")
+    for spell_id, row in summary["deck_spells"].items():
+        cast_in = _pct(_share(row["cast_in"], row["in_deck"]))
+        caster = summary["caster_win_share"].get(spell_id)
+        caster_text = f"{caster['share']:.0%} ({caster['n']})" if caster else "-"
+        line(
+            f"{spell_id:<24}{row['house']:<13}{row['in_deck']:>7}  {cast_in:>7}  "
+            f"{row['casts']:>5}  {caster_text}"
+        )
+
+
+# ------------------------------------------------------------------------------- command line
+
+
+def main(argv: Iterable[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--level", choices=LEVELS, default=STRONGEST, help=f"default: {STRONGEST} (the strongest)"
+    )
+    parser.add_argument(
+        "--budget", type=int, default=None, help="simulations per decision (default: the level's)"
+    )
+    parser.add_argument("--max-turns", type=int, default=60)
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--save-turns", metavar="DIR", help="write each game's turns as DIR/game-NNNN.jsonl"
+    )
+    parser.add_argument(
+        "--from-turns",
+        metavar="DIR",
+        help="play nothing: report on the finished games saved in DIR by --save-turns",
+    )
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(None if argv is None else list(argv))
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    content = load_content()
+    started = time.perf_counter()
+    progress = not args.no_progress
+    run_info: dict[str, Any] = {
+        "level": args.level,
+        "budget": args.budget,
+        "seed": args.seed,
+        "max_turns": args.max_turns,
+    }
+    if args.from_turns:
+        results = replay_dir(Path(args.from_turns), args.workers, progress)
+        if not results:
+            parser.error(f"no finished game saved in {args.from_turns}")
+        header = json.loads(
+            (Path(args.from_turns) / f"game-{results[0].index:04d}.jsonl")
+            .read_text(encoding="utf-8")
+            .splitlines()[0]
+        )["game"]
+        run_info = {key: header[key] for key in ("level", "budget", "max_turns")}
+        run_info |= {"seed": None, "from_turns": args.from_turns}
+    else:
+        if args.save_turns:
+            Path(args.save_turns).mkdir(parents=True, exist_ok=True)
+        jobs = schedule(
+            args.games,
+            args.seed,
+            content,
+            level=args.level,
+            budget=args.budget,
+            max_turns=args.max_turns,
+            save_dir=args.save_turns,
+        )
+        results = run(jobs, args.workers, progress)
+    summary = summarize(results, content)
+    summary["run"] = run_info | {
+        "workers": args.workers,
+        "seconds": time.perf_counter() - started,
+    }
+    if args.json:
+        json.dump(summary, sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        print_report(summary)
+
+
+if __name__ == "__main__":
+    main()
