@@ -5,29 +5,39 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from engine.state import Side
 from storage.queries import Queries
 from storage.records import DueMatch, PendingDeadline
+
+# A turn is confirmed when this many orders rows of it are (one per side).
+SIDE_COUNT = len(Side)
 
 
 class ClaimQueries(Queries):
     """Due matches, claims and reminders."""
 
     async def claim_due(self, now: int, node: str, lease_ms: int, limit: int) -> list[DueMatch]:
-        """Take up to `limit` overdue matches nobody else holds; two processes never get the
-        same one (row locks on PostgreSQL, the single writer on SQLite).
+        """Take up to `limit` due matches nobody else holds; two processes never get the
+        same one (row locks on PostgreSQL, the single writer on SQLite). A match is due when its
+        deadline passed or when both sides confirmed its current turn: a confirmation commits
+        before its resolution runs, so a process that died (or a resolution that failed) in
+        between leaves a turn that only this sweep will pick up before its deadline.
 
         Not SKIP LOCKED: a match row is also locked, briefly, by a player giving orders, and a
         sweep that skipped it would leave the overdue turn for the next sweep. A second sweeper
         waits for the first one's claim to commit, then sees the claim and passes over the row."""
         rows = await self.tx.fetchall(
             "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id IN ("
-            " SELECT id FROM matches WHERE status = 'active' AND deadline_at <= ?"
+            " SELECT id FROM matches WHERE status = 'active'"
+            " AND (deadline_at <= ? OR (SELECT COUNT(*) FROM orders o"
+            "  WHERE o.match_id = matches.id AND o.turn = matches.turn AND o.confirmed = 1) = ?)"
             " AND (claimed_until IS NULL OR claimed_until <= ?)"
             f" ORDER BY deadline_at, id LIMIT ?{self._for_update})"
             " RETURNING id, turn, deadline_at",
             node,
             now + lease_ms,
             now,
+            SIDE_COUNT,
             now,
             limit,
         )

@@ -173,7 +173,8 @@ class OutboxRecord:
 
 @dataclass(frozen=True, slots=True)
 class DueMatch:
-    """A match whose deadline has passed, claimed by one process for a while."""
+    """A match due for resolution (deadline passed, or both sides confirmed), claimed by one
+    process for a while."""
 
     id: int
     turn: int

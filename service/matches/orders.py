@@ -127,8 +127,20 @@ class OrderBook:
             await s.update_match(match_id)
             all_orders = await s.get_orders(match_id, match.turn)
             everyone = all(all_orders.get(side) and all_orders[side].confirmed for side in eb.SIDES)
-        resolved = await self.resolve(match_id) if everyone else None
+        resolved = await self._resolve_confirmed(match_id) if everyone else None
         return ConfirmResult(all_orders[seat.side], resolved)
+
+    async def _resolve_confirmed(self, match_id: int) -> ResolvedTurn | None:
+        # The confirmation is committed whatever happens here: a failing resolution is left
+        # to the deadline sweep, which claims every turn both sides confirmed, instead of
+        # telling the player that a confirmation they have was refused.
+        try:
+            return await self.resolve(match_id)
+        except Exception:
+            log.exception(
+                "match %s: resolving the confirmed turn failed; the sweep retries", match_id
+            )
+            return None
 
     async def unconfirm(self, match_id: int, player_id: str, *, turn: int | None = None) -> None:
         now = self.core.now_ms()

@@ -52,6 +52,8 @@ async def check(service: MatchService, acks: list[dict[str, int | str]]) -> int:
         assert numbers == list(range(1, match.turn)), "turns are contiguous"
         assert match.status == "active" and match.deadline_at is not None
         assert match.deadline_at > now, "nothing due is left unresolved"
+        confirmed = [o for o in current[match.id].values() if o.confirmed]
+        assert len(confirmed) < 2, "no turn both sides confirmed is left unresolved"
         if numbers:
             record = turns[(match.id, numbers[-1])]
             full = last[match.id]
