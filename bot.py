@@ -88,8 +88,12 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-class MatchBot(commands.Bot):
+class MatchBot(commands.AutoShardedBot):
     """The bot: services built in ``setup_hook``, cogs loaded, commands synced, alarms started.
+
+    It runs the shards of the settings (by default every shard Discord recommends); processes
+    running other shards of the same bot share the matches through the database's claims,
+    each under its own ``node_id`` (by default the settings').
 
     ``store`` and ``clock`` may be given (tests, benchmarks); otherwise the database of the
     settings is opened and closed with the bot. ``sync_commands=False`` skips the command sync
@@ -102,22 +106,28 @@ class MatchBot(commands.Bot):
         *,
         store: Store | None = None,
         clock: Clock | None = None,
-        node_id: str = "main",
+        node_id: str | None = None,
         sync_commands: bool = True,
         outbox_retry_seconds: float = 5.0,
         workers: int | None = None,
         **options: object,
     ) -> None:
+        # No shard ids: every shard of the count runs here.
+        shards: dict[str, object] = {}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             tree_cls=ErrorHandlingTree,
             help_command=None,
+            shard_count=settings.shard_count,
+            **shards,  # type: ignore[arg-type]
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.node_id = node_id
+        self.node_id = node_id if node_id is not None else settings.node_id
         self.sync_commands = sync_commands
         self.outbox_retry_seconds = outbox_retry_seconds
         self.workers = workers if workers is not None else default_workers()
@@ -155,9 +165,12 @@ class MatchBot(commands.Bot):
             default_turn_hours=self.settings.default_turn_hours,
             pool=self.pool,
         )
+        # Before the poster starts: what a dead run of this node claimed is due again now.
+        await self.runtime.outbox.release_my_claims()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_commands:
+        # One process of a fleet registers the commands: the one holding shard 0.
+        if self.sync_commands and (self.shard_ids is None or 0 in self.shard_ids):
             await self.sync_tree()
         self.alarm = DeadlineAlarm(matches)
         await self.alarm.start()
