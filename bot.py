@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -383,6 +384,45 @@ class Demo:
         return turns
 
 
+class StartupError(Exception):
+    """The bot cannot start; the message is one line naming the cause."""
+
+
+def _without_password(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at:
+        return url
+    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
+
+
+async def open_store(url: str) -> Store:
+    """The database of the settings, or a StartupError saying why it cannot be opened."""
+    try:
+        return await asyncio.wait_for(Store.open(url), 30)
+    except TimeoutError:
+        raise StartupError(
+            f"the database {_without_password(url)} did not answer within 30 s"
+        ) from None
+    except Exception as error:
+        # Refused connections, unknown hosts, wrong passwords, missing databases, unreadable
+        # files: whatever the driver says is the cause, on one line.
+        cause = " ".join(str(error).split()) or type(error).__name__
+        raise StartupError(f"cannot open the database {_without_password(url)}: {cause}") from None
+
+
+async def serve(settings: Settings, token: str) -> None:
+    """Open the database first (its errors need no network to show), then run the bot."""
+    store = await open_store(settings.database_url)
+    try:
+        try:
+            await run_bot(MatchBot(settings, store=store), token)
+        except aiohttp.ClientConnectionError as error:
+            raise StartupError(f"cannot reach Discord ({error}); check the network") from None
+    finally:
+        await store.close()
+
+
 def main() -> int:
     try:
         settings = load_settings()
@@ -393,9 +433,11 @@ def main() -> int:
     if settings.discord_token is None:
         print(NO_TOKEN_HELP)
         return asyncio.run(run_demo(settings, SANDBOX_DIR))
-    bot = MatchBot(settings)
     try:
-        asyncio.run(run_bot(bot, settings.discord_token))
+        asyncio.run(serve(settings, settings.discord_token))
+    except StartupError as error:
+        print(f"Start-up error: {error}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print(
             "Configuration error: Discord refused DISCORD_TOKEN; copy the token again from the "
