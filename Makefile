@@ -2,17 +2,23 @@
 # environment it needs from pyproject.toml first, so a fresh clone needs only Python 3.11.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
+# The bot's own dependencies only (what `make run` needs), then the development tools on top.
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 
 .PHONY: run test check bench conformance clean
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(VENV)/bin/python bot.py
 
 test: $(STAMP)

@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+import aiohttp
 import discord
 import discord.gateway
 import discord.http
@@ -88,8 +89,12 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-class MatchBot(commands.Bot):
+class MatchBot(commands.AutoShardedBot):
     """The bot: services built in ``setup_hook``, cogs loaded, commands synced, alarms started.
+
+    It runs the shards of the settings (by default every shard Discord recommends); processes
+    running other shards of the same bot share the matches through the database's claims,
+    each under its own ``node_id`` (by default the settings').
 
     ``store`` and ``clock`` may be given (tests, benchmarks); otherwise the database of the
     settings is opened and closed with the bot. ``sync_commands=False`` skips the command sync
@@ -102,22 +107,28 @@ class MatchBot(commands.Bot):
         *,
         store: Store | None = None,
         clock: Clock | None = None,
-        node_id: str = "main",
+        node_id: str | None = None,
         sync_commands: bool = True,
         outbox_retry_seconds: float = 5.0,
         workers: int | None = None,
         **options: object,
     ) -> None:
+        # No shard ids: every shard of the count runs here.
+        shards: dict[str, object] = {}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             tree_cls=ErrorHandlingTree,
             help_command=None,
+            shard_count=settings.shard_count,
+            **shards,  # type: ignore[arg-type]
             **options,  # type: ignore[arg-type]
         )
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
-        self.node_id = node_id
+        self.node_id = node_id if node_id is not None else settings.node_id
         self.sync_commands = sync_commands
         self.outbox_retry_seconds = outbox_retry_seconds
         self.workers = workers if workers is not None else default_workers()
@@ -155,9 +166,12 @@ class MatchBot(commands.Bot):
             default_turn_hours=self.settings.default_turn_hours,
             pool=self.pool,
         )
+        # Before the poster starts: what a dead run of this node claimed is due again now.
+        await self.runtime.outbox.release_my_claims()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.sync_commands:
+        # One process of a fleet registers the commands: the one holding shard 0.
+        if self.sync_commands and (self.shard_ids is None or 0 in self.shard_ids):
             await self.sync_tree()
         self.alarm = DeadlineAlarm(matches)
         await self.alarm.start()
@@ -370,6 +384,45 @@ class Demo:
         return turns
 
 
+class StartupError(Exception):
+    """The bot cannot start; the message is one line naming the cause."""
+
+
+def _without_password(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if not at:
+        return url
+    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
+
+
+async def open_store(url: str) -> Store:
+    """The database of the settings, or a StartupError saying why it cannot be opened."""
+    try:
+        return await asyncio.wait_for(Store.open(url), 30)
+    except TimeoutError:
+        raise StartupError(
+            f"the database {_without_password(url)} did not answer within 30 s"
+        ) from None
+    except Exception as error:
+        # Refused connections, unknown hosts, wrong passwords, missing databases, unreadable
+        # files: whatever the driver says is the cause, on one line.
+        cause = " ".join(str(error).split()) or type(error).__name__
+        raise StartupError(f"cannot open the database {_without_password(url)}: {cause}") from None
+
+
+async def serve(settings: Settings, token: str) -> None:
+    """Open the database first (its errors need no network to show), then run the bot."""
+    store = await open_store(settings.database_url)
+    try:
+        try:
+            await run_bot(MatchBot(settings, store=store), token)
+        except aiohttp.ClientConnectionError as error:
+            raise StartupError(f"cannot reach Discord ({error}); check the network") from None
+    finally:
+        await store.close()
+
+
 def main() -> int:
     try:
         settings = load_settings()
@@ -380,9 +433,11 @@ def main() -> int:
     if settings.discord_token is None:
         print(NO_TOKEN_HELP)
         return asyncio.run(run_demo(settings, SANDBOX_DIR))
-    bot = MatchBot(settings)
     try:
-        asyncio.run(run_bot(bot, settings.discord_token))
+        asyncio.run(serve(settings, settings.discord_token))
+    except StartupError as error:
+        print(f"Start-up error: {error}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print(
             "Configuration error: Discord refused DISCORD_TOKEN; copy the token again from the "

@@ -6,7 +6,9 @@ whose message is one line naming the key, so the entry point can print it instea
 
 from __future__ import annotations
 
+import hashlib
 import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,12 @@ class Settings:
     default_turn_hours: float
     moderator_role: str | None
     sandbox_turns: int
+    # None: as many shards as Discord recommends (GET /gateway/bot), all in this process.
+    shard_count: int | None = None
+    # The shards this process runs; None: all of them.
+    shard_ids: tuple[int, ...] | None = None
+    # The name this process's claims carry in the database; see default_node_id.
+    node_id: str = "main"
 
     @property
     def sandbox_mode(self) -> bool:
@@ -96,6 +104,40 @@ def _parse_token(key: str, raw: str | None) -> str | None:
     return raw
 
 
+def _parse_shard_ids(key: str, raw: str | None, count: int | None) -> tuple[int, ...] | None:
+    """``0-3`` (a range, both ends included) or ``0,2,5`` (a list)."""
+    if raw is None:
+        return None
+    if count is None:
+        raise SettingsError(f"{key} needs SANCTUM_SHARD_COUNT (how many shards there are in all)")
+    ids: set[int] = set()
+    try:
+        for part in raw.split(","):
+            first, sep, last = part.strip().partition("-")
+            ids.update(range(int(first), int(last) + 1) if sep else [int(first)])
+    except ValueError:
+        raise SettingsError(
+            f"{key} must be a range such as 0-3 or a list such as 0,2,5, got {raw!r}"
+        ) from None
+    if not ids or min(ids) < 0 or max(ids) >= count:
+        raise SettingsError(
+            f"{key} must name shards from 0 to {count - 1} (SANCTUM_SHARD_COUNT={count}), "
+            f"got {raw!r}"
+        )
+    return tuple(sorted(ids))
+
+
+def default_node_id(shard_ids: tuple[int, ...] | None) -> str:
+    """The host name and a suffix stable across restarts of the same installation and shards.
+
+    Stable, so a restarted process recognises (and frees) the claims its dead run left; distinct
+    for two processes on one host, since they run different shards or live in different places.
+    """
+    shards = ",".join(map(str, shard_ids)) if shard_ids is not None else "all"
+    digest = hashlib.sha256(f"{PROJECT_ROOT}|{shards}".encode()).hexdigest()[:8]
+    return f"{socket.gethostname()}-{digest}"
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, env_file: Path | None = None
 ) -> Settings:
@@ -113,6 +155,12 @@ def load_settings(
     if log_level not in LOG_LEVELS:
         raise SettingsError(f"SANCTUM_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
 
+    shard_count = _parse_int("SANCTUM_SHARD_COUNT", get("SANCTUM_SHARD_COUNT"), minimum=1)
+    shard_ids = _parse_shard_ids("SANCTUM_SHARD_IDS", get("SANCTUM_SHARD_IDS"), shard_count)
+    node_id = get("SANCTUM_NODE_ID") or default_node_id(shard_ids)
+    if len(node_id) > 100:
+        raise SettingsError(f"SANCTUM_NODE_ID must be at most 100 characters, got {len(node_id)}")
+
     return Settings(
         discord_token=_parse_token("DISCORD_TOKEN", get("DISCORD_TOKEN")),
         database_url=_parse_database_url("SANCTUM_DATABASE_URL", get("SANCTUM_DATABASE_URL")),
@@ -124,4 +172,7 @@ def load_settings(
         moderator_role=get("SANCTUM_MODERATOR_ROLE"),
         sandbox_turns=_parse_int("SANCTUM_SANDBOX_TURNS", get("SANCTUM_SANDBOX_TURNS"), minimum=1)
         or 12,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        node_id=node_id,
     )

@@ -180,7 +180,6 @@ class JoinDeckSelect(PersistentItem[discord.ui.Select[Any]], actions=(JOIN_DECK,
 def _clicked(interaction: discord.Interaction, found: ComponentId) -> tuple[Runtime, int]:
     """The runtime, and the match a component's custom_id names."""
     client = interaction.client
-    assert isinstance(client, commands.Bot)
     return runtime_of(client), found.match_id
 
 

@@ -780,7 +780,7 @@ def _duration(seconds: int) -> str:
     return f"{seconds} second(s)"
 
 
-def poster_of(bot: commands.Bot) -> Poster | None:
+def poster_of(bot: commands.Bot | commands.AutoShardedBot) -> Poster | None:
     """The loaded poster, for cogs that register their announcements with it."""
     poster: Poster | None = getattr(bot.get_cog("PosterCog"), "poster", None)
     return poster

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import discord
-from discord.ext import commands
 
 from engine.content import Content, load_content
 from engine.coords import Coord
@@ -266,7 +265,8 @@ class Runtime:
         return Orders.from_dict(doc), record.confirmed
 
 
-def runtime_of(bot: commands.Bot) -> Runtime:
+def runtime_of(bot: discord.Client) -> Runtime:
+    """The runtime of a MatchBot (a sharded bot, which is no ``commands.Bot`` subclass)."""
     runtime = getattr(bot, "runtime", None)
     if not isinstance(runtime, Runtime):
         raise RuntimeError("the bot has no runtime; MatchBot.setup_hook builds it")

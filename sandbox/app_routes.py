@@ -15,6 +15,9 @@ from sandbox.errors import ApiError, unknown
 from sandbox.models import JSON, Message
 from sandbox.state import SandboxState
 
+SESSION_STARTS = 1000
+DAY_MS = 24 * 60 * 60 * 1000
+
 
 class ApplicationRoutes:
     state: SandboxState
@@ -30,13 +33,15 @@ class ApplicationRoutes:
         return {"url": self._gateway_url()}
 
     async def get_gateway_bot(self, call: Call) -> JSON:
+        # Each IDENTIFY uses one of the day's session starts, as on Discord.
+        used = self.state.gateway.identify_count
         return {
             "url": self._gateway_url(),
-            "shards": 1,
+            "shards": self.state.recommended_shards,
             "session_start_limit": {
-                "total": 1000,
-                "remaining": 1000,
-                "reset_after": 0,
+                "total": SESSION_STARTS,
+                "remaining": max(0, SESSION_STARTS - used),
+                "reset_after": DAY_MS if used else 0,
                 "max_concurrency": 1,
             },
         }

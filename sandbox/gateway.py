@@ -46,7 +46,10 @@ class Intent:
 
 # Close codes after which discord.py must not reconnect.
 AUTHENTICATION_FAILED = 4004
+INVALID_SHARD = 4010
 DISALLOWED_INTENTS = 4014
+# Events whose payload is the guild itself rather than something in it.
+_GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
 _BUFFER_LIMIT = 2000
 
 
@@ -106,10 +109,23 @@ class _Connection:
             await self._writer
 
 
+def shard_of(guild_id: int | None, num_shards: int) -> int:
+    """Discord's rule: a guild's events go to shard (guild_id >> 22) % num_shards; DMs (no
+    guild) to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % num_shards
+
+
+def _guild_of(event: str, data: JSON) -> int | None:
+    raw = data.get("id") if event in _GUILD_EVENTS else data.get("guild_id")
+    return None if raw is None else int(raw)
+
+
 @dataclass(slots=True)
 class GatewaySession:
     session_id: str
     intents: int
+    shard_id: int = 0
+    num_shards: int = 1
     seq: int = 0
     buffer: list[JSON] = field(default_factory=list)
     connection: _Connection | None = None
@@ -117,6 +133,9 @@ class GatewaySession:
 
     def has(self, intent: int) -> bool:
         return intent == 0 or bool(self.intents & intent)
+
+    def serves(self, guild_id: int | None) -> bool:
+        return shard_of(guild_id, self.num_shards) == self.shard_id
 
 
 class GatewayHub:
@@ -152,12 +171,16 @@ class GatewayHub:
     def dispatch(
         self, event: str, data: JSON, *, intent: int = 0, without_content: JSON | None = None
     ) -> None:
-        """Send an event to every session subscribed to ``intent``.
+        """Send an event to every session subscribed to ``intent`` whose shard holds the guild
+        the event belongs to (shard 0 for DMs).
 
         ``without_content`` is the payload for sessions lacking the message content intent.
         """
+        guild_id = _guild_of(event, data)
         for session in self.sessions.values():
             if not session.ready.is_set() or not session.has(intent):
+                continue
+            if not session.serves(guild_id):
                 continue
             payload = data
             if without_content is not None and not session.has(Intent.MESSAGE_CONTENT):
@@ -172,6 +195,15 @@ class GatewayHub:
             del session.buffer[: len(session.buffer) - _BUFFER_LIMIT]
         if session.connection is not None:
             session.connection.send(frame)
+
+    @property
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """``(shard_id, num_shards)`` of every session on a live connection."""
+        return sorted(
+            (s.shard_id, s.num_shards)
+            for s in self.sessions.values()
+            if s.connection is not None and s.ready.is_set()
+        )
 
     @property
     def connected(self) -> bool:
@@ -280,8 +312,23 @@ class GatewayHub:
         if intents & Intent.PRIVILEGED & ~self.allowed_intents:
             await conn.close(DISALLOWED_INTENTS)
             return None
+        shard = data.get("shard") or [0, 1]
+        try:
+            shard_id, num_shards = int(shard[0]), int(shard[1])
+        except (TypeError, ValueError, IndexError):
+            shard_id, num_shards = -1, 0
+        if not 0 <= shard_id < num_shards or self._shard_taken(shard_id, num_shards):
+            # Discord refuses a shard outside [0, num_shards) and a shard a live session of
+            # this bot holds already: two processes running one shard would both answer.
+            await conn.close(INVALID_SHARD)
+            return None
         self.identify_count += 1
-        session = GatewaySession(session_id=secrets.token_hex(16), intents=intents)
+        session = GatewaySession(
+            session_id=secrets.token_hex(16),
+            intents=intents,
+            shard_id=shard_id,
+            num_shards=num_shards,
+        )
         session.connection = conn
         self.sessions[session.session_id] = session
         for event, payload in self._initial_events(session):
@@ -294,6 +341,12 @@ class GatewayHub:
         session.ready.set()
         self._notify()
         return session
+
+    def _shard_taken(self, shard_id: int, num_shards: int) -> bool:
+        return any(
+            s.connection is not None and (s.shard_id, s.num_shards) == (shard_id, num_shards)
+            for s in self.sessions.values()
+        )
 
     async def _resume(self, conn: _Connection, data: JSON) -> GatewaySession | None:
         session = self.sessions.get(str(data.get("session_id")))

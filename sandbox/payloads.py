@@ -244,18 +244,20 @@ class Payloads:
         return full, {**full, "content": "", "embeds": [], "attachments": [], "components": []}
 
     def _initial_events(self, session: GatewaySession) -> list[tuple[str, JSON]]:
+        # A shard is told of its own guilds only.
+        guilds = [g for g in self.guilds if session.serves(g)]
         ready: JSON = {
             "v": 10,
             "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
             "private_channels": [],
             "relationships": [],
             "application": {"id": str(self.application_id), "flags": 0},
-            "shard": [0, 1],
+            "shard": [session.shard_id, session.num_shards],
         }
         events: list[tuple[str, JSON]] = [("READY", ready)]
         if session.has(Intent.GUILDS):
-            events += [("GUILD_CREATE", self.guild_payload(g)) for g in self.guilds.values()]
+            events += [("GUILD_CREATE", self.guild_payload(self.guilds[g])) for g in guilds]
         return events
 
     def interaction_payload(self, interaction: Interaction) -> JSON:

@@ -52,13 +52,16 @@ class Sandbox:
         bot_permissions: int = INVITE_PERMISSIONS,
         route_limits: dict[str, tuple[int, float]] | None = None,
         global_rate_limit: int = GLOBAL_LIMIT,
+        shards: int | None = None,
     ) -> None:
         """``contract``: validate all traffic against Discord's OpenAPI description (by default
         where ``SANDBOX_CONTRACT=1``, as in the test suite); a violation fails ``stop()``.
         ``bot_permissions``: the bot's role in every guild (by default the invite permissions
         of docs/operations.md). ``route_limits``: (requests, seconds) per ``METHOD /template``,
         by default Discord's 5 messages per 5 s in a channel; others get ``rate_limit`` per
-        ``rate_window``; ``global_rate_limit`` requests a second in all, as on Discord."""
+        ``rate_window``; ``global_rate_limit`` requests a second in all, as on Discord.
+        ``shards``: the shard count ``GET /gateway/bot`` recommends (by default one per 1,000
+        guilds, so one)."""
         self.state = SandboxState(
             token=token,
             bot_name=bot_name,
@@ -66,6 +69,7 @@ class Sandbox:
             heartbeat_interval_ms=int(heartbeat_interval * 1000),
             ack_timeout=ack_timeout,
             bot_permissions=bot_permissions,
+            shards=shards,
         )
         self.faults = FaultInjector()
         self.rate_limiter = RateLimiter(
@@ -276,6 +280,11 @@ class Sandbox:
         return await self.state.wait_for(predicate, timeout, what, channels=ids)
 
     # gateway control
+
+    @property
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """``(shard_id, num_shards)`` of every live gateway session, in order."""
+        return self.state.gateway.connected_shards
 
     @property
     def bot_connected(self) -> bool:

@@ -71,8 +71,10 @@ class SandboxState(Commands):
         ack_timeout: float,
         attachment_limit: int = DEFAULT_ATTACHMENT_LIMIT,
         bot_permissions: int = INVITE_PERMISSIONS,
+        shards: int | None = None,
     ) -> None:
         self.ids = SnowflakeGenerator()
+        self.shards = shards
         self.token = token
         self.base_url = ""
         self.ack_timeout = ack_timeout
@@ -157,6 +159,12 @@ class SandboxState(Commands):
                     group.discard(event)
                     if not group:
                         del self._waiters[key]
+
+    @property
+    def recommended_shards(self) -> int:
+        """What GET /gateway/bot recommends: the sandbox's set count, else one shard per
+        1,000 guilds, as Discord roughly does."""
+        return self.shards or max(1, -(-len(self.guilds) // 1000))
 
     def token_ok(self, token: str) -> bool:
         return secrets.compare_digest(token.removeprefix("Bot "), self.token)

@@ -84,6 +84,12 @@ class Outbox:
         async with self.store.write() as s:
             return await s.claim_outbox(now, self.node_id, self.lease_ms, limit)
 
+    async def release_my_claims(self) -> int:
+        """At start-up: what an earlier run of this node claimed and never delivered is due
+        again now, not when its lease would have run out."""
+        async with self.store.write() as s:
+            return await s.release_outbox_claims(self.node_id)
+
     async def done(self, item: OutboxRecord, ref: str | None) -> bool:
         now = to_ms(self.clock.now())
         async with self.store.write() as s:

@@ -68,6 +68,14 @@ class OutboxQueries(Queries):
         items.sort(key=lambda o: o.id)
         return items
 
+    async def release_outbox_claims(self, node: str) -> int:
+        """Forget the outbox claims a previous run of this node left behind when it stopped."""
+        return await self.tx.execute(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL "
+            "WHERE claimed_by = ? AND status = 'pending'",
+            node,
+        )
+
     async def finish_outbox(self, item_id: int, node: str, ref: str | None, now: int) -> bool:
         count = await self.tx.execute(
             "UPDATE outbox SET status = 'done', delivered_ref = ?, delivered_at = ?, "

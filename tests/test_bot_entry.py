@@ -105,3 +105,36 @@ async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
     log = err.decode()
     assert process.returncode == 0
     assert "shutting down" in log and "Traceback" not in log
+
+
+def test_an_unreachable_database_ends_with_one_line_naming_it(tmp_path: Path) -> None:
+    result = run_bot(
+        {
+            "DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123",
+            # Port 9 (discard) has no PostgreSQL: the connection is refused.
+            "SANCTUM_DATABASE_URL": "postgresql://sanctum:secret@127.0.0.1:9/sanctum",
+        },
+        tmp_path,
+    )
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(
+        "Start-up error: cannot open the database postgresql://sanctum:***@127.0.0.1:9/sanctum: "
+    )
+    assert "secret" not in result.stderr
+
+
+def test_a_database_file_that_cannot_be_made_ends_with_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    result = run_bot(
+        {
+            "DISCORD_TOKEN": "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDe.abcdefghijklmnopqrstuvwxyz0123",
+            "SANCTUM_DATABASE_URL": f"sqlite:///{blocker}/sanctum.db",
+        },
+        tmp_path,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[0].startswith("Start-up error: cannot open the")
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -76,3 +76,39 @@ def test_malformed_value_is_one_line_naming_the_key(tmp_path: Path, key: str, va
     message = str(error.value)
     assert key in message
     assert "\n" not in message
+
+
+def test_shards_are_read_as_a_range_or_a_list(tmp_path: Path) -> None:
+    assert load(tmp_path, SANCTUM_SHARD_COUNT="8", SANCTUM_SHARD_IDS="2-4").shard_ids == (2, 3, 4)
+    settings = load(tmp_path, SANCTUM_SHARD_COUNT="8", SANCTUM_SHARD_IDS="5, 0,2")
+    assert settings.shard_count == 8
+    assert settings.shard_ids == (0, 2, 5)
+
+
+def test_by_default_one_process_runs_the_recommended_shards(tmp_path: Path) -> None:
+    settings = load(tmp_path)
+    assert settings.shard_count is None
+    assert settings.shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SANCTUM_SHARD_IDS": "0-1"}, "SANCTUM_SHARD_IDS needs SANCTUM_SHARD_COUNT"),
+        ({"SANCTUM_SHARD_COUNT": "2", "SANCTUM_SHARD_IDS": "1-2"}, "from 0 to 1"),
+        ({"SANCTUM_SHARD_COUNT": "2", "SANCTUM_SHARD_IDS": "a"}, "a range such as 0-3"),
+        ({"SANCTUM_SHARD_COUNT": "0"}, "SANCTUM_SHARD_COUNT must be at least 1"),
+    ],
+)
+def test_bad_shard_settings_name_the_key(tmp_path: Path, env: dict[str, str], message: str) -> None:
+    with pytest.raises(SettingsError, match=message):
+        load(tmp_path, **env)
+
+
+def test_node_ids_are_stable_per_shard_set_and_may_be_set(tmp_path: Path) -> None:
+    first = load(tmp_path, SANCTUM_SHARD_COUNT="4", SANCTUM_SHARD_IDS="0-1").node_id
+    again = load(tmp_path, SANCTUM_SHARD_COUNT="4", SANCTUM_SHARD_IDS="0,1").node_id
+    other = load(tmp_path, SANCTUM_SHARD_COUNT="4", SANCTUM_SHARD_IDS="2-3").node_id
+    assert first == again
+    assert first != other
+    assert load(tmp_path, SANCTUM_NODE_ID="eu-1").node_id == "eu-1"

@@ -12,7 +12,6 @@ import logging
 from typing import Any
 
 import discord
-from discord.ext import commands
 
 from cogs.errors import handle_interaction_error
 from cogs.runtime import Runtime, runtime_of, side_name
@@ -441,7 +440,6 @@ async def dispatch(interaction: discord.Interaction, click: Click) -> None:
     """Answer a click on a sheet's component: acknowledge it, run its handler while holding the
     player's order lock, and show what the handler returns."""
     client = interaction.client
-    assert isinstance(client, commands.Bot)
     runtime = runtime_of(client)
     try:
         if click.action == "type":

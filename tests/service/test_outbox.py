@@ -174,3 +174,18 @@ async def test_the_outbox_calls_back_after_each_commit_that_queued_rows(
     stop()
     await queue(store, "note:3")
     assert len(calls) == woken + 1
+
+
+async def test_a_restarted_node_frees_only_its_own_claims(store: Store, clock: ManualClock) -> None:
+    await queue(store, "a:1", "b:1")
+    dead_a = Outbox(store, clock, node_id="a", lease_seconds=60)
+    live_b = Outbox(store, clock, node_id="b", lease_seconds=60)
+    assert [i.key for i in await dead_a.claim(limit=1)] == ["a:1"]
+    assert [i.key for i in await live_b.claim(limit=1)] == ["b:1"]
+    # Node a comes back well inside its old lease: its own claim is due again at once,
+    # node b's claim stays b's.
+    restarted_a = Outbox(store, clock, node_id="a", lease_seconds=60)
+    assert await restarted_a.release_my_claims() == 1
+    channel = Channel()
+    assert (await restarted_a.drain(channel)).delivered == 1
+    assert [key for _ref, key in channel.posts] == ["a:1"]
