@@ -30,7 +30,8 @@ from ai.search import _clashes, _relevance, choose_mana, choose_trains
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import DiscardOrder, MoveOrder, Orders
-from engine.state import GameState, Mana, Options, Side
+from engine.spells.schema import SpellDef
+from engine.state import ActiveSpell, GameState, Mana, Options, Side
 from engine.turn import resolve_turn
 from engine.view import PlayerView, view_for
 
@@ -201,13 +202,7 @@ def value(state: GameState, side: Side, content: Content) -> float:
         definition = content.spells.get(spell.spell_id)
         if definition is None:
             continue
-        if definition.duration == "permanent":
-            left = 1.0
-        elif definition.duration == "turns" and definition.turns > 0:
-            left = max(0.0, (spell.cast_turn + definition.turns - state.turn) / definition.turns)
-        else:
-            left = 0.0
-        worth = LASTING * definition.cost.total * left
+        worth = LASTING * definition.cost.total * _share_left(spell, definition, state.turn)
         score += worth if spell.owner is side else -worth
     for s in (side, side.other):
         pool = state.player(s).pool.total
@@ -221,6 +216,25 @@ def value(state: GameState, side: Side, content: Content) -> float:
         danger = sum(worth / max(1, d) for d, worth in threats(state, s))
         score += -THREAT * danger if s is side else THREAT * danger
     return score
+
+
+def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
+    """The share of a spell's worth still to come: its turns left (from the expiry the view
+    shows, else from its cast turn) times a ward's uses left."""
+    if definition.duration == "permanent":
+        share = 1.0
+    elif definition.duration == "turns" and definition.turns > 0:
+        until = spell.get("expires_turn")
+        if not isinstance(until, int) or isinstance(until, bool):
+            until = spell.cast_turn + definition.turns
+        share = max(0.0, (until - turn) / definition.turns)
+    else:
+        return 0.0
+    limit = max((e.params.num("uses") for e in definition.effects if e.op == "ward"), default=0)
+    uses = spell.get("uses_left")
+    if limit and isinstance(uses, int) and not isinstance(uses, bool):
+        share *= max(0, min(uses, limit)) / limit
+    return share
 
 
 # --- candidates ------------------------------------------------------------------------------

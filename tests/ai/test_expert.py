@@ -144,6 +144,29 @@ def test_a_spell_in_play_is_worth_its_turns_left(content: Content) -> None:
     assert value(with_codex, Side.BLUE, content) < value(state, Side.BLUE, content) - 2
 
 
+def test_a_spell_is_worth_the_turns_and_uses_its_counters_show(content: Content) -> None:
+    state = replace(position(content, [group(content, 1, Side.RED, "E6", SWORDS * 4)]), turn=5)
+    circle = ActiveSpell(
+        uid=30000,
+        spell_id="faerie_circle",
+        owner=Side.RED,
+        host=HostRef.square(Coord.parse("F6")),
+        cast_turn=4,
+    )
+    # Cast on turn 4 for two turns, but its counter says it ends now: nothing is left of it.
+    estimated = value(replace(state, active_spells=(circle,)), Side.RED, content)
+    ending = replace(circle, data=(("expires_turn", 5),))
+    exact = value(replace(state, active_spells=(ending,)), Side.RED, content)
+    assert exact == pytest.approx(value(state, Side.RED, content))
+    assert estimated > exact + 1
+    aegis = ActiveSpell(
+        uid=30001, spell_id="aegis_of_dawn", owner=Side.RED, host=HostRef.group(1), cast_turn=4
+    )
+    fresh = value(replace(state, active_spells=(aegis,)), Side.RED, content)
+    spent = replace(aegis, data=(("uses_left", 0),))
+    assert value(replace(state, active_spells=(spent,)), Side.RED, content) < fresh - 1
+
+
 def test_a_raid_four_squares_out_weighs_against_an_empty_sanctum(content: Content) -> None:
     raid = group(content, 2, Side.BLUE, "D8", SWORDS * 6)
     empty = position(content, [group(content, 1, Side.RED, "F4", SWORDS * 4), raid])
