@@ -26,12 +26,14 @@ from cogs.runtime import (
 from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
 from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
 from engine.state import RULESETS
+from service.errors import NotFoundError
 from service.matches import (
     COMPUTER_DESCRIPTIONS,
     COMPUTER_LEVELS,
     COMPUTER_PREFIX,
     is_computer,
 )
+from service.scope import in_scope
 
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
@@ -42,21 +44,45 @@ THREAD_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
 async def find_match(
     runtime: Runtime, interaction: discord.Interaction, match_id: int | None
 ) -> MatchLike:
-    """The match meant: the one given, the one of this thread, or the player's only one."""
-    if match_id is not None:
-        return await runtime.matches.get_match(match_id)
+    """The match meant: the one given, the one of this thread, or the player's only one;
+    always one of this server's matches (in a DM, one of the player's own)."""
     player = str(interaction.user.id)
-    if interaction.guild_id is not None and interaction.channel_id is not None:
+    guild = _guild_of(interaction)
+    if match_id is not None:
+        return await scoped_match(runtime, interaction, match_id)
+    if guild is not None and interaction.channel_id is not None:
         here = await _match_here(runtime, str(interaction.channel_id), player)
         if here is not None:
             return here
-    mine = await runtime.matches.list_matches(player_id=player, statuses=OPEN_STATUSES)
+    mine = await runtime.matches.list_matches(
+        player_id=player, guild_id=guild, statuses=OPEN_STATUSES
+    )
     if len(mine) == 1:
         return mine[0]
     if not mine:
         raise RefusalError("You are in no match in progress; name one with the `match` option.")
     listing = ", ".join(f"#{m.id}" for m in mine[:10])
     raise RefusalError(f"You are in several matches ({listing}); name one with the `match` option.")
+
+
+def _guild_of(interaction: discord.Interaction) -> str | None:
+    return str(interaction.guild_id) if interaction.guild_id is not None else None
+
+
+async def scoped_match(
+    runtime: Runtime, interaction: discord.Interaction, match_id: int
+) -> MatchLike:
+    """Match ``match_id`` if the one asking may act on it; another server's match is refused
+    as if it did not exist, so its players and thread stay unseen."""
+    guild = _guild_of(interaction)
+    try:
+        match: MatchLike | None = await runtime.matches.get_match(match_id)
+    except NotFoundError:
+        match = None
+    if match is None or not in_scope(match, guild, str(interaction.user.id)):
+        where = "in this server" if guild is not None else "of yours"
+        raise RefusalError(f"There is no match #{match_id} {where}.")
+    return match
 
 
 async def _match_here(runtime: Runtime, channel_id: str, player_id: str) -> MatchLike | None:
@@ -77,7 +103,9 @@ async def match_choices(
     runtime: Runtime, interaction: discord.Interaction, current: str, statuses: tuple[str, ...]
 ) -> list[app_commands.Choice[int]]:
     player_id = str(interaction.user.id)
-    found = await runtime.matches.list_matches(player_id=player_id, statuses=statuses, limit=25)
+    found = await runtime.matches.list_matches(
+        player_id=player_id, guild_id=_guild_of(interaction), statuses=statuses, limit=25
+    )
     out = []
     for match in found:
         others = [s.player_id for s in match.seats if s.player_id and s.player_id != player_id]
@@ -138,6 +166,7 @@ class JoinButton(PersistentItem[discord.ui.Button[Any]], actions=(JOIN,)):
             await interaction.response.defer(ephemeral=True, thinking=True)
             player = str(interaction.user.id)
             runtime.names[player] = interaction.user.display_name
+            await scoped_match(runtime, interaction, match_id)
             match = await runtime.matches.check_join(match_id, player)
             options = [
                 discord.SelectOption(label=choice.name, value=str(choice.value))
@@ -171,6 +200,7 @@ class JoinDeckSelect(PersistentItem[discord.ui.Select[Any]], actions=(JOIN_DECK,
         values = [str(v) for v in data.get("values", [])]
         try:
             await interaction.response.defer()
+            await scoped_match(runtime, interaction, match_id)
             match = await join(runtime, match_id, str(interaction.user.id), values[0])
             await interaction.edit_original_response(content=_joined_text(match), view=None)
         except Exception as error:
@@ -336,7 +366,8 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         self, interaction: discord.Interaction, match: int, deck: str | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        joined = await join(self.runtime, match, str(interaction.user.id), deck)
+        found = await scoped_match(self.runtime, interaction, match)
+        joined = await join(self.runtime, found.id, str(interaction.user.id), deck)
         await interaction.followup.send(_joined_text(joined), ephemeral=True)
 
     @app_commands.command(name="deck", description="Choose your deck for a match not yet begun")
