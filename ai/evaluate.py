@@ -15,7 +15,7 @@ from typing import Final
 
 from engine.content import Content
 from engine.coords import Coord
-from engine.spells.lookup import Lookup, lookup
+from engine.position import Position, PositionIndex
 from engine.spells.modifiers import effective_minion
 from engine.state import NEUTRAL, GameState, Group, Minion, Owner, Side, Square
 
@@ -58,11 +58,11 @@ class _Force:
     value: float
     _strength: float | None = None
 
-    def strength(self, view: Lookup | None, content: Content) -> float:
+    def strength(self, view: Position | None) -> float:
         if self._strength is None:
             minions = self.group.minions
             if view is not None:
-                minions = tuple(effective_minion(view, self.group, m, content) for m in minions)
+                minions = tuple(effective_minion(view, self.group, m) for m in minions)
             hp = sum(max(0, m.hp) + m.armor for m in minions)
             dps = sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in minions)
             self._strength = float(hp * max(dps, 0.1))
@@ -148,8 +148,8 @@ def evaluate(state: GameState, side: Side, content: Content, w: Weights = WEIGHT
     for s in (side, side.other):
         sign = 1.0 if s is side else -1.0
         score += sign * _side_terms(state, s, forces, board, w)
-    view = lookup(state) if state.active_spells else None
-    score += _fights(forces, side, view, content, w)
+    view = PositionIndex(state, content) if state.active_spells else None
+    score += _fights(forces, side, view, w)
     return score
 
 
@@ -185,9 +185,7 @@ def _side_terms(
     return total
 
 
-def _fights(
-    forces: list[_Force], side: Side, view: Lookup | None, content: Content, w: Weights
-) -> float:
+def _fights(forces: list[_Force], side: Side, view: Position | None, w: Weights) -> float:
     """Expected material swing of fights that can happen next turn (adjacent now or soon)."""
     total = 0.0
     for a in forces:
@@ -199,7 +197,7 @@ def _fights(
             d = a.group.coord.dist(b.group.coord)
             if d > w.reach + 1:
                 continue
-            p = _win_chance(a.strength(view, content), b.strength(view, content))
+            p = _win_chance(a.strength(view), b.strength(view))
             swing = p * b.value - (1.0 - p) * a.value
             total += w.fight * swing / d
     return total

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from engine.coords import Coord, coord
 from engine.movement import king_steps
 from engine.orders import CastOrder, Orders, Target, TrainOrder
-from engine.queries import movable, walks
+from engine.position import PositionIndex
+from engine.queries import can_move, walks
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.modifiers import bound_spells
@@ -41,12 +42,13 @@ def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, lis
     hostile_at = {g.coord for g in state.groups if g.owner != side}
     # The range when movement comes, counting no cast of this turn's (D-MOVE-RANGE).
     ranges = ranges_at_movement(state, side, (), content)
+    position = PositionIndex(state, content)
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
-        if group.owner != side or group.controller != side or not movable(state, group, content):
+        if group.owner != side or group.controller != side or not can_move(position, group):
             continue
         reach = ranges[group.id]
-        group_walks = walks(state, group, content)
+        group_walks = walks(position, group)
         dests = []
         for dy in range(-reach, reach + 1):
             for dx in range(-reach, reach + 1):
@@ -148,7 +150,7 @@ def cast_options(state: GameState, side: Side, content: Content) -> list[CastOpt
         for boosted in _boosts(spell)
     ]
     out += _with_targets(state, side, hereditary, content)
-    for carrier, spell_id in bound_spells(state, side, content):
+    for carrier, spell_id in bound_spells(PositionIndex(state, content), side):
         spell = content.spells.get(spell_id)
         if spell is None:
             continue

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.coords import Coord, coord
 from engine.orders import MoveOrder
-from engine.queries import movable, moves, spells_allow_join, walks
+from engine.queries import can_join, can_move, moves, walks
 from engine.state import MAX_GROUP_SIZE, NEUTRAL, Group, HostRef, Side
 from engine.terrain import can_enter
 from engine.validate import in_range
@@ -75,7 +75,7 @@ def joinable(world: World, a: Group, b: Group) -> bool:
         and a.player_controlled
         and b.player_controlled
         and len(a.minions) + len(b.minions) <= MAX_GROUP_SIZE
-        and spells_allow_join(world, a, b)
+        and can_join(world, a, b)
     )
 
 
@@ -98,7 +98,7 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
         reason = ""
         if not world.on_board(move.dest):
             reason = "off_board"
-        elif not movable(world, group):
+        elif not can_move(world, group):
             reason = "cannot_move"
         elif not in_range(group, move.dest.x, move.dest.y, moves(world, group)):
             reason = "too_far"

@@ -8,6 +8,9 @@ movement ``hold``, joining and training ``forbid_join``, initiative ``lock_initi
 ``deny_production``. Such a spell changes a group's answer only from the group itself, a member,
 its square, the structure there or the globe; an aura (``aura_modify``) reaches further, so while
 one is active every group is asked about.
+
+Each function carries the name of the modifier it fronts and answers the same question with the
+same signature; both read a :class:`~engine.position.Position`.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
+from engine.position import Position
 from engine.spells import modifiers
-from engine.state import GameState, Group, Minion, Side, Structure
+from engine.state import Group, Minion, Side, Structure
+from engine.world import World
 
 if TYPE_CHECKING:
     from engine.content import Content
     from engine.coords import Coord
     from engine.spells.modifiers import Stats
-    from engine.world import World
 
 # "modify" and "aura_modify" split by the stat they change: "moves" (asked by movement) or
 # another (asked by combat); each modifier ignores the other kind.
@@ -44,103 +48,106 @@ def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
     return frozenset().union(*(content.index.with_op(op) for op in ops))
 
 
-def _quiet(state: GameState | World, ops: tuple[str, ...], groups: Iterable[Group] = ()) -> bool:
+def _quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group] = ()) -> bool:
     """True when no active spell can change the answer: none with an effect of ``ops`` at all,
     or (during a turn) none on the groups asked about, their members, squares or structures, or
     the globe."""
-    if isinstance(state, GameState):
-        # Between turns the modifiers read the default catalogue; so the fast path stays narrow.
-        return not state.active_spells
-    if not state.spell_map:
+    if not isinstance(pos, World):
+        # Between turns only "no active spell at all" is worth telling apart: the World's
+        # indexes of where spells sit are what makes the narrower answer cheap.
+        return not pos.active_spells
+    if not pos.spell_map:
         return True
-    reach = state.reach(_spell_ids(state.content, ops))
+    reach = pos.reach(_spell_ids(pos.content, ops))
     if reach is None:
         return True
-    return not any(state.reached(reach, g) for g in groups) if groups else False
+    return not any(pos.reached(reach, g) for g in groups) if groups else False
 
 
-def _stats_quiet(state: GameState | World, group: Group, moves: bool = False) -> bool:
+def _stats_quiet(pos: Position, group: Group, moves: bool = False) -> bool:
     """No spell changes the group's stats (or its ``moves``): an active aura may reach it from
     afar, other spells from its own hosts."""
-    if not _quiet(state, _MOVE_AURAS if moves else _AURAS):
+    if not _quiet(pos, _MOVE_AURAS if moves else _AURAS):
         return False
-    return _quiet(state, _MOVES if moves else _STATS, (group,))
+    return _quiet(pos, _MOVES if moves else _STATS, (group,))
 
 
-def walks(state: GameState | World, group: Group, content: Content | None = None) -> frozenset[str]:
+def walks(pos: Position, group: Group) -> frozenset[str]:
     """The walks every member of the group has (a group enters a terrain only if all can)."""
-    if _quiet(state, _GRANT, (group,)):
+    if _quiet(pos, _GRANT, (group,)):
         common = set(group.minions[0].walks)
         for m in group.minions[1:]:
             common &= m.walks
         return frozenset(common)
-    return modifiers.group_walks(state, group, content)
+    return modifiers.walks(pos, group)
 
 
-def abilities(state: GameState | World, group: Group, minion: Minion) -> frozenset[str]:
+def abilities(pos: Position, group: Group, minion: Minion) -> frozenset[str]:
     """The minion's walks plus abilities spells grant it (flight, terrain_immunity, ...)."""
-    if _quiet(state, _GRANT, (group,)):
+    if _quiet(pos, _GRANT, (group,)):
         return minion.walks
-    return modifiers.abilities(state, group, minion)
+    return modifiers.abilities(pos, group, minion)
 
 
-def moves(state: GameState | World, group: Group, content: Content | None = None) -> int:
-    if _stats_quiet(state, group, moves=True):
+def moves(pos: Position, group: Group) -> int:
+    """Squares the group may move this turn."""
+    if _stats_quiet(pos, group, moves=True):
         return 1
-    return modifiers.group_moves(state, group, content)
+    return modifiers.moves(pos, group)
 
 
-def movable(state: GameState | World, group: Group, content: Content | None = None) -> bool:
+def can_move(pos: Position, group: Group) -> bool:
     """Pass I check 1: no immobile member and no spell holding the group."""
     if any("immobile" in m.traits for m in group.minions):
         return False
-    if _quiet(state, _HOLD, (group,)):
+    if _quiet(pos, _HOLD, (group,)):
         return True
-    return modifiers.can_move(state, group, content)
+    return modifiers.can_move(pos, group)
 
 
-def spells_allow_join(state: GameState | World, a: Group, b: Group) -> bool:
-    if _quiet(state, _JOIN, (a, b)):
+def can_join(pos: Position, a: Group, b: Group) -> bool:
+    """False when a spell forbids one of the groups to join another."""
+    if _quiet(pos, _JOIN, (a, b)):
         return True
-    return modifiers.can_join(state, a, b)
+    return modifiers.can_join(pos, a, b)
 
 
-def training_blocked(state: GameState | World, at: Coord) -> bool:
-    if _quiet(state, _JOIN):
+def training_blocked(pos: Position, at: Coord) -> bool:
+    if _quiet(pos, _JOIN):
         return False
-    return modifiers.training_blocked(state, at)
+    return modifiers.training_blocked(pos, at)
 
 
-def initiative_lock(state: GameState | World) -> Side | None:
-    if _quiet(state, _LOCK):
+def initiative_lock(pos: Position) -> Side | None:
+    if _quiet(pos, _LOCK):
         return None
-    return modifiers.initiative_lock(state)
+    return modifiers.initiative_lock(pos)
 
 
-def produces_mana(state: GameState | World, structure: Structure) -> bool:
-    if _quiet(state, _DENY):
+def produces_mana(pos: Position, structure: Structure) -> bool:
+    if _quiet(pos, _DENY):
         return True
-    return modifiers.produces_mana(state, structure)
+    return modifiers.produces_mana(pos, structure)
 
 
-def effective_minion(state: GameState | World, group: Group, minion: Minion) -> Minion:
-    if _stats_quiet(state, group):
+def effective_minion(pos: Position, group: Group, minion: Minion) -> Minion:
+    if _stats_quiet(pos, group):
         return minion
-    return modifiers.effective_minion(state, group, minion)
+    return modifiers.effective_minion(pos, group, minion)
 
 
-def effective_stats(state: GameState | World, group: Group) -> tuple[Stats | None, ...] | None:
+def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | None:
     """Per member, its effective (max_hp, armor, hand, missile, attacks, level) or None when no
-    spell changes them; None for the whole group when no spell can reach it."""
-    if _stats_quiet(state, group):
+    spell changes them; None for the whole group when no spell changes any member."""
+    if _stats_quiet(pos, group):
         return None
-    if isinstance(state, GameState) or not _stats_cacheable(state):
-        return modifiers.effective_stats(state, group)
+    if not isinstance(pos, World) or not _stats_cacheable(pos):
+        return modifiers.effective_stats(pos, group)
     # Without auras and persistent requirements the answer depends only on the active spells (the
     # cache is emptied when they change), the group's id, square, owner and structure and its
     # members' ids and base stats: not on hit points, so one fight's losses do not make the next
     # fight ask again.
-    structure = state.structure_at(group.coord)
+    structure = pos.structure_at(group.coord)
     key = (
         group.id,
         group.coord,
@@ -150,15 +157,16 @@ def effective_stats(state: GameState | World, group: Group) -> tuple[Stats | Non
             (m.id, m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level) for m in group.minions
         ),
     )
-    found = state.stats_cache.get(key)
-    if found is None:
-        found = state.stats_cache[key] = modifiers.effective_stats(state, group)
+    cache = pos.stats_cache
+    if key in cache:
+        return cache[key]
+    found = cache[key] = modifiers.effective_stats(pos, group)
     return found
 
 
-def effective_group(state: GameState | World, group: Group) -> tuple[Minion, ...]:
+def effective_group(pos: Position, group: Group) -> tuple[Minion, ...]:
     """Every member with its effective stats (:func:`effective_minion` for the whole group)."""
-    per_member = effective_stats(state, group)
+    per_member = effective_stats(pos, group)
     if per_member is None:
         return group.minions
     return modifiers.with_effective(group.minions, per_member)

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from engine.coords import Coord
 from engine.orders import CastOrder, ManaChoice, MoveOrder, Orders, Problem
-from engine.queries import movable, moves
+from engine.position import PositionIndex
+from engine.queries import can_move, moves
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.targeting import validate_casts
@@ -109,9 +110,8 @@ def ranges_at_movement(
         state if len(lasting) == len(state.active_spells) else evolve(state, active_spells=lasting)
     )
     bonus = _speed_casts(state, side, casts, content)
-    return {
-        g.id: moves(after, g, content) + bonus.get(g.id, 0) for g in state.groups if g.owner == side
-    }
+    position = PositionIndex(after, content)
+    return {g.id: moves(position, g) + bonus.get(g.id, 0) for g in state.groups if g.owner == side}
 
 
 def _expires_by(spell: ActiveSpell, turn: int) -> bool:
@@ -179,7 +179,7 @@ def move_problem(
         return problem("off_board", f"{move.dest.name} is not on the board")
     if move.dest == group.coord:
         return problem("same_square", f"the group is already on {move.dest.name}")
-    if not movable(world, group):
+    if not can_move(world, group):
         return problem("cannot_move", f"the group on {group.coord.name} cannot move this turn")
     steps = reach.get(group.id, 1)
     if not in_range(group, move.dest.x, move.dest.y, steps):

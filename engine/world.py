@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Final, Protocol
 from engine import broadcast
 from engine.coords import Coord
 from engine.report import Event
-from engine.spells.lookup import WorldLookup
 from engine.state import (
     HOST_KINDS,
     NEUTRAL,
@@ -143,11 +142,11 @@ class World:
         # Where the spells reacting to deaths sit (see hears_death()).
         self._death_ears: tuple[Reach | None, Reach | None, Reach | None] | None = None
         # engine.queries keeps effective stats here while the active spells stay the same.
-        self.stats_cache: dict[tuple[object, ...], tuple[Stats | None, ...]] = {}
+        self.stats_cache: dict[tuple[object, ...], tuple[Stats | None, ...] | None] = {}
         self.stats_cacheable: bool | None = None
-        # Bumped when an active spell moves to another host (the live view's selections go).
-        self.hosts_moved = 0
-        self._view: WorldLookup | None = None
+        # Uids of the active spells with given ids (all, and the globe's), per id set.
+        self._among: dict[frozenset[str], list[int]] = {}
+        self._globe_among: dict[frozenset[str], list[int]] = {}
 
     # ------------------------------------------------------------------ snapshot
 
@@ -773,11 +772,9 @@ class World:
                 self._spells_changed(added=spell.spell_id, removed=old.spell_id)
             else:
                 self._spells_changed(moved=old.host != spell.host)
-            if old.host != spell.host:
-                if self._by_host is not None:
-                    self._index_remove(old.host, spell.uid)
-                    self._index_add(spell.host, spell.uid, last=False)
-                self.hosts_moved += 1
+            if old.host != spell.host and self._by_host is not None:
+                self._index_remove(old.host, spell.uid)
+                self._index_add(spell.host, spell.uid, last=False)
 
     def remove_spell(self, uid: int, reason: str) -> None:
         spell = self.spell_map.pop(uid, None)
@@ -842,6 +839,9 @@ class World:
             self._death_ears = None
             if self._reach:
                 self._reach = {}
+            if self._among or self._globe_among:
+                self._among = {}
+                self._globe_among = {}
         if self.stats_cache:
             self.stats_cache = {}
         self.stats_cacheable = None
@@ -933,11 +933,26 @@ class World:
             return True
         return any(m.id in self._minion_hosts for m in group.minions)
 
-    def live_view(self) -> WorldLookup:
-        """The indexed read view of this World (``engine.spells.lookup``), built once."""
-        if self._view is None:
-            self._view = WorldLookup(self)
-        return self._view
+    def spells_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
+        """The active spells whose id is in ``ids``, in casting order."""
+        uids = self._among.get(ids)
+        if uids is None:
+            uids = self._among[ids] = [s.uid for s in self.spell_map.values() if s.spell_id in ids]
+        # Records change in place (counters): hand out the current ones.
+        spell_map = self.spell_map
+        return [spell_map[uid] for uid in uids]
+
+    def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
+        """The globe's active spells whose id is in ``ids``, in casting order."""
+        uids = self._globe_among.get(ids)
+        if uids is None:
+            uids = self._globe_among[ids] = [
+                s.uid
+                for s in self.spell_map.values()
+                if s.spell_id in ids and s.host.kind == "globe"
+            ]
+        spell_map = self.spell_map
+        return [spell_map[uid] for uid in uids]
 
     def spells_of(self, side: Side) -> tuple[ActiveSpell, ...]:
         """The side's active spells, oldest first (S9)."""

@@ -266,7 +266,7 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "engine.mana",
-                "engine.spells.lookup",
+                "engine.position",
                 "engine.spells.aim",
                 "engine.spells.checks",
                 "engine.spells.modifiers",

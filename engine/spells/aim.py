@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.coords import Coord
-from engine.spells.lookup import Lookup
+from engine.position import Position
 from engine.state import GLOBE, Group, HostRef, Minion, Owner, Structure
 
 
@@ -28,7 +28,7 @@ class Aim:
         return None
 
 
-def aim_of_host(view: Lookup, host: HostRef) -> Aim | None:
+def aim_of_host(view: Position, host: HostRef) -> Aim | None:
     """The aim an active spell's host stands for (None when the host is gone)."""
     if host.kind == "globe":
         return Aim(GLOBE)
@@ -42,9 +42,10 @@ def aim_of_host(view: Lookup, host: HostRef) -> Aim | None:
         group = view.group(host.ref)
         return None if group is None else Aim(host, group.coord, group)
     if host.kind == "minion":
-        found = view.minion(host.ref)
-        if found is None:
+        group = view.group_of(host.ref)
+        minion = None if group is None else group.minion(host.ref)
+        if group is None or minion is None:
             return None
-        return Aim(host, found[0].coord, found[0], found[1])
+        return Aim(host, group.coord, group, minion)
     structure = view.structure(host.ref)
     return None if structure is None else Aim(host, structure.coord, structure=structure)

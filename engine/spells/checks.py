@@ -10,14 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.position import Position
 from engine.spells.aim import Aim, aim_of_host
-from engine.spells.lookup import Lookup
 from engine.spells.params import Params
 from engine.spells.requirements import REQUIREMENTS, Requirement
 from engine.state import ActiveSpell, Side
 
 if TYPE_CHECKING:
-    from engine.content import Content
     from engine.spells.schema import SpellDef
 
 
@@ -34,23 +33,20 @@ def failing(reqs: tuple[Requirement, ...], ctx: ReqContext) -> Requirement | Non
     return None
 
 
-def holds_persistent(
-    view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content
-) -> bool:
+def holds_persistent(view: Position, spell: ActiveSpell, definition: SpellDef) -> bool:
     """Whether an active spell is potent: every persistent requirement holds on its host."""
     aim = aim_of_host(view, spell.host)
     if aim is None:
         return False
-    ctx = ReqContext(view, spell.owner, aim, content)
+    ctx = ReqContext(view, spell.owner, aim)
     return failing(definition.requires_persistent, ctx) is None
 
 
 @dataclass(frozen=True, slots=True)
 class ReqContext:
-    view: Lookup
+    view: Position
     side: Side
     aim: Aim
-    content: Content
 
 
 def _terrain_is(p: Params, ctx: ReqContext) -> bool:

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
-from engine.spells.aim import Aim, aim_of_host
+from engine.spells import modifiers
+from engine.spells.aim import Aim
 from engine.spells.hosts import split_group
-from engine.spells.lookup import lookup
-from engine.spells.modifiers import can_join, group_walks, initiative_lock
 from engine.spells.primitives import PRIMITIVES, Effect
 from engine.spells.specials import HANDLERS
 from engine.spells.vocab import HOUSES, MANA_TYPES
@@ -158,14 +157,14 @@ def enterable(world: World, group: Group, at: Coord, walks: frozenset[str] | Non
     if structure is not None and structure.owner != group.owner:
         return False
     if walks is None:
-        walks = group_walks(world, group)
+        walks = modifiers.walks(world, group)
     return can_enter(world.content, world.terrain_at(at), walks)
 
 
 def nearest_free(world: World, group: Group, origin: Coord) -> Coord | None:
     """The free square nearest ``origin`` the group may enter (ties: lower row, then column),
     other than the group's own square."""
-    walks = group_walks(world, group)
+    walks = modifiers.walks(world, group)
     for at in sorted(world.terrain, key=lambda c: (c.dist(origin), c.y, c.x)):
         if at != group.coord and enterable(world, group, at, walks):
             return at
@@ -176,7 +175,7 @@ def _force_move(ctx: EffectContext, effect: Effect) -> None:
     group = affected_group(ctx)
     if group is None:
         return
-    walks = group_walks(ctx.world, group)
+    walks = modifiers.walks(ctx.world, group)
     options = [n for n in group.coord.neighbours() if enterable(ctx.world, group, n, walks)]
     if not options:
         ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group had nowhere to go.")
@@ -261,7 +260,7 @@ def hero_room(world: World, side: Side, at: Coord) -> bool:
         group.owner == side
         and group.is_recruit_group
         and len(group.minions) < 8
-        and can_join(world, group, group)
+        and modifiers.can_join(world, group, group)
     )
 
 
@@ -376,7 +375,7 @@ def _split(ctx: EffectContext, effect: Effect) -> None:
     if group is None or len(group.minions) < 2:
         ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group is too small to split.")
         return
-    walks = group_walks(ctx.world, group)
+    walks = modifiers.walks(ctx.world, group)
     options = [n for n in group.coord.neighbours() if enterable(ctx.world, group, n, walks)]
     if not options:
         ctx.world.emit("spell_effect", spell=ctx.spell.id, text="The group had nowhere to split.")
@@ -477,7 +476,7 @@ def _counter(ctx: EffectContext, effect: Effect) -> None:
 
 def _swap_initiative(ctx: EffectContext, effect: Effect) -> None:
     world = ctx.world
-    if initiative_lock(world) is not None:
+    if modifiers.initiative_lock(world) is not None:
         world.emit("spell_effect", spell=ctx.spell.id, text="Initiative is held fast (I6).")
         return
     world.set_initiative(world.initiative.other, ctx.spell.name)
@@ -607,7 +606,3 @@ def apply_effects(ctx: EffectContext, effects: tuple[Effect, ...]) -> None:
             continue
         _say(ctx, effect)
         run(ctx, effect)
-
-
-def host_aim(world: World, host: HostRef) -> Aim | None:
-    return aim_of_host(lookup(world), host)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
-from engine.spells.effects import EffectContext, apply_effects, end_spell, host_aim
-from engine.spells.lookup import lookup
+from engine.spells.effects import EffectContext, apply_effects, end_spell
 from engine.state import ActiveSpell, HostRef
 
 if TYPE_CHECKING:
@@ -55,11 +55,9 @@ def on_event(world: World, spell: ActiveSpell, event: str, subject: HostRef | No
         return
     if not _concerns(world, spell, event, subject):
         return
-    if definition.requires_persistent and not holds_persistent(
-        lookup(world), spell, definition, world.content
-    ):
+    if definition.requires_persistent and not holds_persistent(world, spell, definition):
         return
-    aim = host_aim(world, spell.host)
+    aim = aim_of_host(world, spell.host)
     for trigger in triggers:
         if spell.uid not in world.spell_map:
             return

@@ -6,8 +6,10 @@ each layer in casting order (oldest first); finally no stat drops below 0 and ma
 below 1. A minion hears the spells on itself, its group, its group's square, the structure there
 and the globe; ``who`` narrows a spell to its owner's (``friendly``) or the other (``enemy``) side.
 
-Every function accepts a :class:`GameState` with its content, or the turn's World (which brings
-its own content).
+Every function reads a :class:`~engine.position.Position` (the turn's World, or a
+:class:`~engine.position.PositionIndex` between turns), which brings its own content. The core
+asks through :mod:`engine.queries`, whose functions carry the same names and answer the same
+questions, faster when no spell can change the answer.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
+from engine.position import Position
 from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
 from engine.spells.index import CatalogueIndex, stat_change
-from engine.spells.lookup import Lookup, Source, lookup
 from engine.spells.primitives import Effect
-from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Minion, Side, Structure
+from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Structure
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -30,24 +32,14 @@ if TYPE_CHECKING:
 _STAT_FIELDS = ("max_hp", "armor", "hand", "missile", "attacks", "level")
 
 
-def content_of(source: Source, content: Content | None) -> Content:
-    """The catalogue to read ``source`` with: the one given, else the World's own. A state
-    between turns carries none, so it must come with its content."""
-    if content is not None:
-        return content
-    if isinstance(source, GameState | Lookup):
-        raise ValueError("a position between turns is read with its content: pass content=")
-    return source.content
-
-
-def _potent(view: Lookup, spell: ActiveSpell, definition: SpellDef, content: Content) -> bool:
+def _potent(view: Position, spell: ActiveSpell, definition: SpellDef) -> bool:
     if not definition.requires_persistent:
         return True
-    return holds_persistent(view, spell, definition, content)
+    return holds_persistent(view, spell, definition)
 
 
 def spells_touching(
-    view: Lookup, group: Group, minion: Minion | None, relevant: frozenset[str]
+    view: Position, group: Group, minion: Minion | None, relevant: frozenset[str]
 ) -> Iterator[ActiveSpell]:
     """Active spells that reach a minion (or a whole group), in the documented host order;
     on the globe only those whose id is in ``relevant``."""
@@ -79,7 +71,7 @@ def _applies(index: CatalogueIndex, effect: Effect, spell: ActiveSpell, owner: o
 
 
 def _effects(
-    view: Lookup, group: Group, minion: Minion | None, content: Content, op: str
+    view: Position, group: Group, minion: Minion | None, content: Content, op: str
 ) -> Iterator[tuple[ActiveSpell, Effect]]:
     spells, index = content.spells, content.index
     relevant = index.with_op(op)
@@ -95,14 +87,14 @@ def _effects(
             members = spell.get("members")
             if isinstance(members, tuple) and minion.id not in members:
                 continue
-        if not _potent(view, spell, definition, content):
+        if not _potent(view, spell, definition):
             continue
         for effect in matching:
             if _applies(index, effect, spell, group.owner):
                 yield spell, effect
 
 
-def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
+def _auras(view: Position, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
     """``aura_modify`` effects of spells hosted within their radius of the group's square."""
     index = content.index
     auras = index.with_op("aura_modify")
@@ -111,7 +103,7 @@ def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[Activ
     for spell in view.spells_among(auras):
         definition = content.spells[spell.spell_id]
         aim = aim_of_host(view, spell.host)
-        if aim is None or aim.coord is None or not _potent(view, spell, definition, content):
+        if aim is None or aim.coord is None or not _potent(view, spell, definition):
             continue
         for effect in index.effects_of(spell.spell_id)["aura_modify"]:
             if group.coord.dist(aim.coord) <= effect.params.num("radius", 1) and _applies(
@@ -120,12 +112,11 @@ def _auras(view: Lookup, group: Group, content: Content) -> Iterator[tuple[Activ
                 yield spell, effect
 
 
-def has_auras(state: Source, content: Content | None = None) -> bool:
+def has_auras(pos: Position) -> bool:
     """Whether any active spell changes stats around its host (``aura_modify``): such a spell
     reaches groups that carry no spell themselves."""
-    content = content_of(state, content)
-    auras = content.index.with_op("aura_modify")
-    return bool(auras) and bool(lookup(state).spells_among(auras))
+    auras = pos.content.index.with_op("aura_modify")
+    return bool(auras) and bool(pos.spells_among(auras))
 
 
 # One stat change: (layer index, casting order, stat, amount).
@@ -222,34 +213,29 @@ def _base(minion: Minion) -> Stats:
     return (minion.max_hp, minion.armor, minion.hand, minion.missile, minion.attacks, minion.level)
 
 
-def effective_minion(
-    state: Source, group: Group, minion: Minion, content: Content | None = None
-) -> Minion:
+def effective_minion(pos: Position, group: Group, minion: Minion) -> Minion:
     """The minion with every active ``modify`` folded in (hp capped by the new maximum)."""
-    content = content_of(state, content)
-    view = lookup(state)
+    content = pos.content
     changes = _stat_changes(
-        content.index, _effects(view, group, minion, content, _MODIFY), moves=False
+        content.index, _effects(pos, group, minion, content, _MODIFY), moves=False
     )
-    changes += _stat_changes(content.index, _auras(view, group, content), moves=False)
+    changes += _stat_changes(content.index, _auras(pos, group, content), moves=False)
     if not changes:
         return minion
     return _with(minion, _folded(_base(minion), changes))
 
 
-def effective_stats(
-    state: Source, group: Group, content: Content | None = None
-) -> tuple[Stats | None, ...]:
+def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | None:
     """Per member, its effective (max_hp, armor, hand, missile, attacks, level), or None when no
-    spell changes them: :func:`effective_minion` for a whole group, reading the spells the members
-    share (the group's, its square's, structure's, the globe's, auras) once."""
-    content = content_of(state, content)
-    view = lookup(state)
+    spell changes them (None for the whole group when no spell changes any member):
+    :func:`effective_minion` for a whole group, reading the spells the members share (the
+    group's, its square's, structure's, the globe's, auras) once."""
+    content = pos.content
     shared: list[Change] = []
     # N12: a group spell cast with a list of members reaches only those.
     limited: list[tuple[tuple[object, ...], list[Change]]] = []
     own: dict[object, list[Change]] = {}  # minion id -> the changes of the spells on it
-    for spell, effect in _effects(view, group, None, content, _MODIFY):
+    for spell, effect in _effects(pos, group, None, content, _MODIFY):
         found = _stat_changes(content.index, ((spell, effect),), moves=False)
         host = spell.host
         members = spell.get("members") if host.kind == "group" else None
@@ -260,7 +246,7 @@ def effective_stats(
         else:
             shared += found
     # A spell's modify effects come before its aura effects, as for a single minion.
-    auras = _stat_changes(content.index, _auras(view, group, content), moves=False)
+    auras = _stat_changes(content.index, _auras(pos, group, content), moves=False)
     common = shared + auras
     out: list[Stats | None] = []
     # Members of one kind under the same spells fold alike.
@@ -277,75 +263,66 @@ def effective_stats(
         if stats is None:
             stats = folded[key] = _folded(key[0], changes)
         out.append(stats)
-    return tuple(out)
+    return None if all(s is None for s in out) else tuple(out)
 
 
-def effective_group(
-    state: Source, group: Group, content: Content | None = None
-) -> tuple[Minion, ...]:
+def effective_group(pos: Position, group: Group) -> tuple[Minion, ...]:
     """Every member with its effective stats (see :func:`effective_stats`)."""
-    return with_effective(group.minions, effective_stats(state, group, content))
+    stats = effective_stats(pos, group)
+    return group.minions if stats is None else with_effective(group.minions, stats)
 
 
-def group_moves(state: Source, group: Group, content: Content | None = None) -> int:
+def moves(pos: Position, group: Group) -> int:
     """Squares the group may move this turn (1, changed by ``modify stat = "moves"``)."""
-    content = content_of(state, content)
-    view = lookup(state)
-    found = [*_effects(view, group, None, content, _MODIFY), *_auras(view, group, content)]
+    content = pos.content
+    found = [*_effects(pos, group, None, content, _MODIFY), *_auras(pos, group, content)]
     changes = _stat_changes(content.index, found, moves=True)
     if not changes:
         return 1
-    moves = [1]
-    _fold(moves, _MOVES_INDEX, changes)
-    return moves[0]
+    squares = [1]
+    _fold(squares, _MOVES_INDEX, changes)
+    return squares[0]
 
 
 _HOLD: Final = "hold"
 _GRANT: Final = "grant"
 
 
-def can_move(state: Source, group: Group, content: Content | None = None) -> bool:
-    """False while a ``hold`` reaches the group (on it, a member, its square or structure)."""
-    content = content_of(state, content)
-    view = lookup(state)
-    return next(iter(_effects(view, group, None, content, _HOLD)), None) is None
+def can_move(pos: Position, group: Group) -> bool:
+    """Pass I check 1: no immobile member, and no ``hold`` reaching the group (on it, a member,
+    its square or structure)."""
+    if any("immobile" in m.traits for m in group.minions):
+        return False
+    return next(iter(_effects(pos, group, None, pos.content, _HOLD)), None) is None
 
 
-def can_join(state: Source, a: Group, b: Group, content: Content | None = None) -> bool:
+def can_join(pos: Position, a: Group, b: Group) -> bool:
     """False when either group carries a ``forbid_join`` (Ostracize)."""
-    content = content_of(state, content)
-    view = lookup(state)
-    forbidding = content.index.with_op("forbid_join")
+    forbidding = pos.content.index.with_op("forbid_join")
     for group in (a, b):
-        for spell in view.spells_on(HostRef.group(group.id)):
+        for spell in pos.spells_on(HostRef.group(group.id)):
             if spell.spell_id in forbidding:
                 return False
     return True
 
 
-def training_blocked(state: Source, at: Coord, content: Content | None = None) -> bool:
+def training_blocked(pos: Position, at: Coord) -> bool:
     """True when the group standing on ``at`` carries a ``forbid_join``: nobody trains there."""
-    view = lookup(state)
-    group = view.group_at(at)
-    return group is not None and not can_join(state, group, group, content)
+    group = pos.group_at(at)
+    return group is not None and not can_join(pos, group, group)
 
 
-def abilities(
-    state: Source,
-    group: Group,
-    minion: Minion,
-    content: Content | None = None,
-) -> frozenset[str]:
+def abilities(pos: Position, group: Group, minion: Minion) -> frozenset[str]:
     """The minion's walks plus every ability granted to it (flight, terrain_immunity, ...)."""
-    content = content_of(state, content)
-    view = lookup(state)
-    granted = {e.params.text("ability") for _, e in _effects(view, group, minion, content, _GRANT)}
+    granted = {
+        e.params.text("ability") for _, e in _effects(pos, group, minion, pos.content, _GRANT)
+    }
     return minion.walks | frozenset(granted)
 
 
-def group_walks(state: Source, group: Group, content: Content | None = None) -> frozenset[str]:
+def walks(pos: Position, group: Group) -> frozenset[str]:
     """Abilities every member has (a group enters a terrain only if every member can)."""
-    sets = [abilities(state, group, m, content) for m in group.minions]
+    sets = [abilities(pos, group, m) for m in group.minions]
     if not sets:
         return frozenset()
     common = set(sets[0])
@@ -354,49 +331,40 @@ def group_walks(state: Source, group: Group, content: Content | None = None) -> 
     return frozenset(common)
 
 
-def initiative_lock(state: Source, content: Content | None = None) -> Side | None:
+def initiative_lock(pos: Position) -> Side | None:
     """The side a ``lock_initiative`` spell holds initiative for (the newest wins), if any (I6)."""
-    content = content_of(state, content)
-    locks = content.index.with_op("lock_initiative")
-    found = lookup(state).spells_among(locks)
+    found = pos.spells_among(pos.content.index.with_op("lock_initiative"))
     return found[-1].owner if found else None
 
 
-def produces_mana(state: Source, structure: Structure, content: Content | None = None) -> bool:
+def produces_mana(pos: Position, structure: Structure) -> bool:
     """False when a ``deny_production`` stops the structure's mana this turn (Embargo)."""
     if structure.kind == "sanctum":
         return True
-    content = content_of(state, content)
-    view = lookup(state)
-    denying = content.index.with_op("deny_production")
-    if any(s.spell_id in denying for s in view.spells_on(HostRef.structure(structure.id))):
+    denying = pos.content.index.with_op("deny_production")
+    if any(s.spell_id in denying for s in pos.spells_on(HostRef.structure(structure.id))):
         return False
     copies: dict[Side, int] = {}
-    for spell in view.spells_on(GLOBE):
+    for spell in pos.spells_on(GLOBE):
         if spell.spell_id in denying:
             copies[spell.owner] = copies.get(spell.owner, 0) + 1
-    group = view.group_at(structure.coord)
+    group = pos.group_at(structure.coord)
     recruits = 0
     if group is not None and group.owner == structure.owner:
         recruits = sum(1 for m in group.minions if m.kind == "recruit")
     return all(structure.owner == side or recruits >= count for side, count in copies.items())
 
 
-def is_invisible(
-    state: Source, group: Group, minion: Minion, content: Content | None = None
-) -> bool:
-    return "invisible" in abilities(state, group, minion, content)
+def is_invisible(pos: Position, group: Group, minion: Minion) -> bool:
+    return "invisible" in abilities(pos, group, minion)
 
 
-def bound_spells(
-    state: Source, side: Side, content: Content | None = None
-) -> list[tuple[ActiveSpell, str]]:
+def bound_spells(pos: Position, side: Side) -> list[tuple[ActiveSpell, str]]:
     """(carrier, bound spell id) for every bound spell ``side`` may cast (N5)."""
-    content = content_of(state, content)
-    binding = content.index.with_op("bind")
+    index = pos.content.index
     out = []
-    for spell in lookup(state).spells_among(binding):
+    for spell in pos.spells_among(index.with_op("bind")):
         if spell.owner is side:
-            for effect in content.index.effects_of(spell.spell_id)["bind"]:
+            for effect in index.effects_of(spell.spell_id)["bind"]:
                 out.append((spell, effect.params.text("spell")))
     return out

@@ -39,7 +39,6 @@ from engine.spells.effects import (
     retire_card,
     visible_copy_on,
 )
-from engine.spells.lookup import lookup
 from engine.spells.primitives import Effect
 from engine.spells.targeting import (
     Resolved,
@@ -81,15 +80,12 @@ def expire_spells(world: World) -> None:
 
 
 def _resolve_all(world: World, casts: dict[Side, list[CastOrder]]) -> list[_Cast]:
-    content = world.content
     out = []
     for side in (Side.RED, Side.BLUE):
         player = world.player(side)
         hand = [(c.uid, c.spell_id) for c in player.hand]
         for index, order in enumerate(casts.get(side, [])):
-            resolved = resolve_cast(
-                world, side, order, content=content, hand=hand, house=player.house
-            )
+            resolved = resolve_cast(world, side, order, hand=hand, house=player.house)
             out.append(
                 _Cast(side, index, order, None if not isinstance(resolved, Resolved) else resolved)
             )
@@ -179,9 +175,8 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
         hosts.append(each.host)
         if each.minion is not None and each.group is not None:
             hosts.append(HostRef.group(each.group.id))
-    view = lookup(world)
     for host in hosts:
-        for active in view.spells_on(host):
+        for active in world.spells_on(host):
             if active.owner == side or active.spell_id not in wards:
                 continue
             for effect in world.content.index.effects_of(active.spell_id)["ward"]:
@@ -216,7 +211,7 @@ def _squander_reason(
     side = c.side
     if spell.once_per_game and spell.id in world.player(side).cast_log:
         return Squander("once_per_game", "once per game: already cast"), None
-    aim, problem = check_target(world, side, spell, c.order.target, content, carrier=carrier_minion)
+    aim, problem = check_target(world, side, spell, c.order.target, carrier=carrier_minion)
     if problem is not None or aim is None:
         if problem is None:
             return Squander("no_target", "no target"), None
@@ -224,7 +219,7 @@ def _squander_reason(
             return Squander("target_gone", _GONE_WORDS[c.order.target.kind]), None
         return Squander(problem.code, problem.message), None
     if spell.requires_execution:
-        bad = failing(spell.requires_execution, ReqContext(lookup(world), side, aim, content))
+        bad = failing(spell.requires_execution, ReqContext(world, side, aim))
         if bad is not None:
             return Squander("requirement", f"requirement failed: {bad.describe()}"), aim
     if spell.type == "hero" and aim.coord is not None and not hero_room(world, side, aim.coord):
@@ -349,7 +344,6 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
 def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
     """The aims an instant spell's effects reach: ground and aura widen the one target (N11)."""
     t = spell.target
-    view = lookup(world)
     if not t.has("ground") and t.aura is None:
         return [aim]
     centre = aim.coord
@@ -357,10 +351,10 @@ def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
         return [aim]
     radius = t.aura or 0
     out = [] if t.has("ground") else [aim]
-    for group in sorted(view.groups, key=lambda g: g.id):
+    for group in sorted(world.groups, key=lambda g: g.id):
         if group.coord.dist(centre) > radius:
             continue
-        if (here := view.structure_at(group.coord)) is not None and here.kind == "sanctum":
+        if (here := world.structure_at(group.coord)) is not None and here.kind == "sanctum":
             # Ground and aura effects stop at a Sanctum's walls (S3, N11).
             continue
         if not t.has("ground") and aim.group is not None and group.id == aim.group.id:
@@ -373,7 +367,7 @@ def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
             continue
         if t.kind == "monster_group" and not group.is_monster_group:
             continue
-        found = aim_of_host(view, HostRef.group(group.id))
+        found = aim_of_host(world, HostRef.group(group.id))
         if found is not None:
             out.append(found)
     return out
@@ -438,7 +432,7 @@ def cast_attribute(world: World, spell: SpellDef, side: Side, target: Target) ->
     if attribute is None or spell.helper:
         return
     attr_target = Target("globe") if attribute.target.kind == "globe" else target
-    aim, problem = check_target(world, side, attribute, attr_target, world.content)
+    aim, problem = check_target(world, side, attribute, attr_target)
     if aim is None or problem is not None:
         return
     world.emit(

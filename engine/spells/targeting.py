@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
+from engine.position import Position, PositionIndex
 from engine.spells.aim import Aim
 from engine.spells.checks import ReqContext, failing
-from engine.spells.lookup import Live, Lookup, Source, lookup
 from engine.spells.modifiers import bound_spells, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
 from engine.squares import terrain_is_fixed
@@ -58,7 +58,7 @@ class Refusal(Exception):  # noqa: N818 - a control-flow signal, not an error
         self.message = message
 
 
-def _resolve(view: Lookup, spell: SpellDef, target: Target) -> Aim:
+def _resolve(view: Position, spell: SpellDef, target: Target) -> Aim:
     expected = order_kind(spell)
     if target.kind != expected:
         raise Refusal(
@@ -79,10 +79,11 @@ def _resolve(view: Lookup, spell: SpellDef, target: Target) -> Aim:
             raise Refusal("no_target", f"there is no group {ref}")
         return Aim(HostRef.group(group.id), group.coord, group)
     if expected == "minion":
-        found = view.minion(ref) if isinstance(ref, int) else None
-        if found is None:
+        owner = view.group_of(ref) if isinstance(ref, int) else None
+        minion = None if owner is None or not isinstance(ref, int) else owner.minion(ref)
+        if owner is None or minion is None:
             raise Refusal("no_target", f"there is no minion {ref}")
-        return Aim(HostRef.minion(found[1].id), found[0].coord, found[0], found[1])
+        return Aim(HostRef.minion(minion.id), owner.coord, owner, minion)
     structure = view.structure(ref) if isinstance(ref, int) else None
     if structure is None and isinstance(ref, Coord):
         structure = view.structure_at(ref)
@@ -112,16 +113,16 @@ def _line(a: Coord, b: Coord) -> list[tuple[int, int]]:
     return out
 
 
-def line_of_sight(view: Lookup, a: Coord, b: Coord) -> bool:
+def line_of_sight(view: Position, a: Coord, b: Coord) -> bool:
     return all(view.terrain.get(coord(x, y)) not in LOS_BLOCKERS for x, y in _line(a, b))
 
 
-def _sanctum_square(view: Lookup, at: Coord) -> bool:
+def _sanctum_square(view: Position, at: Coord) -> bool:
     structure = view.structure_at(at)
     return structure is not None and structure.kind == "sanctum"
 
 
-def _kind_check(view: Lookup, spell: SpellDef, aim: Aim) -> None:
+def _kind_check(view: Position, spell: SpellDef, aim: Aim) -> None:
     kind = spell.target.kind
     if spell.target.has("ground"):
         # A ground spell names a square whoever stands there, but never a Sanctum's (S3, N11).
@@ -166,7 +167,7 @@ def _allegiance(spell: SpellDef, side: Side, aim: Aim) -> None:
 
 
 def _qualifiers(
-    view: Lookup, spell: SpellDef, side: Side, aim: Aim, *, content: Content, carrier: int | None
+    view: Position, spell: SpellDef, side: Side, aim: Aim, *, carrier: int | None
 ) -> None:
     t = spell.target
     at = aim.coord
@@ -209,36 +210,35 @@ def _qualifiers(
     if spell.target.kind in MINION_KINDS or t.has("focused"):
         minion, group = aim.minion, aim.group
         if minion is not None and group is not None and group.owner != side:
-            if content.terrains.get(view.terrain.get(at, ""), None) is not None and (
-                content.terrains[view.terrain[at]].conceals
+            terrains = view.content.terrains
+            if terrains.get(view.terrain.get(at, ""), None) is not None and (
+                terrains[view.terrain[at]].conceals
             ):
                 raise Refusal(
                     "concealed", f"the minion at {at} is hidden in the {view.terrain[at]}"
                 )
-            if is_invisible(view, group, minion, content):
+            if is_invisible(view, group, minion):
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
 
 
 def check_target(
-    source: Source,
+    view: Position,
     side: Side,
     spell: SpellDef,
     target: Target,
-    content: Content,
     *,
     carrier: int | None = None,
 ) -> tuple[Aim | None, Problem | None]:
     """Resolve ``target`` for ``spell`` cast by ``side`` and check every casting requirement
     that depends on the board (S3, S11, N11, requirements). Returns (aim, None) or (None, why).
     """
-    view = lookup(source)
     try:
         aim = _resolve(view, spell, target)
         _kind_check(view, spell, aim)
         _allegiance(spell, side, aim)
-        _qualifiers(view, spell, side, aim, content=content, carrier=carrier)
+        _qualifiers(view, spell, side, aim, carrier=carrier)
         if spell.requires_targeting:
-            bad = failing(spell.requires_targeting, ReqContext(view, side, aim, content))
+            bad = failing(spell.requires_targeting, ReqContext(view, side, aim))
             if bad is not None:
                 raise Refusal("requirement", f"{spell.name} needs: {bad.describe()}")
     except Refusal as refusal:
@@ -272,20 +272,19 @@ def is_high_power(spell: SpellDef, cast: CastOrder) -> bool:
 
 
 def resolve_cast(
-    source: Source,
+    view: Position,
     side: Side,
     cast: CastOrder,
     *,
-    content: Content,
     hand: Sequence[tuple[int, str]],
     house: str,
 ) -> Resolved | Problem:
     """The spell behind a cast order; ``hand`` lists (card uid, spell id) of the side's hand."""
-    spells = content.spells
+    spells = view.content.spells
     if cast.bound_source is not None:
         if cast.spell_id is None or cast.spell_id not in spells:
             return Problem("unknown_spell", f"unknown bound spell {cast.spell_id!r}")
-        for carrier, bound_id in bound_spells(source, side, content):
+        for carrier, bound_id in bound_spells(view, side):
             if bound_id != cast.spell_id:
                 continue
             ref = carrier.host.ref if isinstance(carrier.host.ref, int) else None
@@ -319,16 +318,15 @@ def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
 
 
 def _cast_problems(
-    state: Source,
+    view: Position,
     side: Side,
     cast: CastOrder,
     *,
-    content: Content,
     hand: Sequence[tuple[int, str]],
     house: str,
     cast_log: Sequence[str],
 ) -> tuple[Resolved | None, Aim | None, list[Problem]]:
-    resolved = resolve_cast(state, side, cast, content=content, hand=hand, house=house)
+    resolved = resolve_cast(view, side, cast, hand=hand, house=house)
     if isinstance(resolved, Problem):
         return None, None, [resolved]
     spell = resolved.spell
@@ -358,16 +356,16 @@ def _cast_problems(
     if resolved.source == "bound" and resolved.carrier is not None:
         ref = resolved.carrier.ref
         carrier = ref if resolved.carrier.kind == "minion" and isinstance(ref, int) else None
-    aim, problem = check_target(state, side, spell, cast.target, content, carrier=carrier)
+    aim, problem = check_target(view, side, spell, cast.target, carrier=carrier)
     if problem is not None:
         problems.append(problem)
     return resolved, aim, problems
 
 
 def _player_bits(
-    state: Source, side: Side
+    view: Position, side: Side
 ) -> tuple[list[tuple[int, str]], str, Mana, tuple[str, ...]]:
-    player = state.player(side)  # type: ignore[union-attr]
+    player = view.player(side)
     return (
         [(c.uid, c.spell_id) for c in player.hand],
         player.house,
@@ -377,7 +375,7 @@ def _player_bits(
 
 
 def validate_casts(
-    state: GameState | Live,
+    state: GameState,
     side: Side,
     casts: Sequence[CastOrder],
     content: Content,
@@ -386,8 +384,8 @@ def validate_casts(
 
     S5's limit "up to their hand" follows from each held card being cast at most once.
     """
-    hand, house, pool, log = _player_bits(state, side)
-    view = lookup(state)
+    view = PositionIndex(state, content)
+    hand, house, pool, log = _player_bits(view, side)
     out: list[Problem] = []
 
     def add(index: int, problem: Problem) -> None:
@@ -400,7 +398,7 @@ def validate_casts(
     bound_used: set[tuple[int | None, str]] = set()
     for index, cast in enumerate(casts):
         resolved, _, problems = _cast_problems(
-            view, side, cast, content=content, hand=hand, house=house, cast_log=log
+            view, side, cast, hand=hand, house=house, cast_log=log
         )
         for problem in problems:
             add(index, problem)
@@ -454,7 +452,7 @@ def validate_casts(
     return out
 
 
-def _target_key(view: Lookup, spell: SpellDef, target: Target) -> HostRef | Target:
+def _target_key(view: Position, spell: SpellDef, target: Target) -> HostRef | Target:
     """What S6 counts as one target: the host the order names, however it names it (a group by
     id or by its square); an order that names nothing is its own key."""
     try:
@@ -463,9 +461,8 @@ def _target_key(view: Lookup, spell: SpellDef, target: Target) -> HostRef | Targ
         return target
 
 
-def candidate_targets(source: Source, spell: SpellDef) -> list[Target]:
+def candidate_targets(view: Position, spell: SpellDef) -> list[Target]:
     """Every target of the right kind on the board (legal or not)."""
-    view = lookup(source)
     kind = order_kind(spell)
     if kind == "globe":
         return [Target("globe")]
@@ -479,16 +476,16 @@ def candidate_targets(source: Source, spell: SpellDef) -> list[Target]:
 
 
 def legal_targets(
-    source: GameState | Live,
+    state: GameState,
     side: Side,
     spell: SpellDef,
     content: Content,
     carrier: int | None = None,
 ) -> list[Target]:
     """Targets ``spell`` may be cast on by ``side`` now (board checks only: not mana or hand)."""
-    view = lookup(source)
+    view = PositionIndex(state, content)
     return [
         t
         for t in candidate_targets(view, spell)
-        if check_target(view, side, spell, t, content, carrier=carrier)[1] is None
+        if check_target(view, side, spell, t, carrier=carrier)[1] is None
     ]

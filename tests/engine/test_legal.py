@@ -13,6 +13,7 @@ from engine.content import Content
 from engine.coords import Coord
 from engine.legal import CastOption, capturable, cast_options, castable, legal_moves
 from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, Target
+from engine.position import PositionIndex
 from engine.spells.targeting import candidate_targets, validate_casts
 from engine.state import GameState, HostRef, Mana, Side
 from engine.turn import resolve_turn
@@ -45,7 +46,7 @@ def by_label(options: list[CastOption]) -> dict[str, CastOption]:
 def assert_exactly_accepted(state: GameState, side: Side, option: CastOption, c: Content) -> None:
     """The option lists precisely the targets on which casting it alone is accepted."""
     spell = c.spells[option.spell_id]
-    for target in candidate_targets(state, spell):
+    for target in candidate_targets(PositionIndex(state, c), spell):
         accepted = not validate_casts(state, side, [option.order(target)], c)
         assert accepted == (target in option.targets), (option.label, target)
 

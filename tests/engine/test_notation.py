@@ -43,6 +43,7 @@ from engine.orders import (
     TrainOrder,
     add_orders,
 )
+from engine.position import PositionIndex
 from engine.setup import new_game
 from engine.spells.targeting import candidate_targets
 from engine.state import MANA_TYPES, ActiveSpell, Card, GameState, HostRef, Side, Structure
@@ -578,7 +579,8 @@ def _casts_of(info: CardInfo, state: GameState, content: Content) -> list[CastOr
         info.spell_id or next(c.spell_id for c in state.player(Side.RED).hand if c.uid == info.uid)
     ]
     squares = {Coord.parse(name) for name in ("A1", "D4", "E5", "I9", "L12")}
-    targets = [t for t in candidate_targets(state, spell) if t.kind != "square" or t.ref in squares]
+    board = PositionIndex(state, content)
+    targets = [t for t in candidate_targets(board, spell) if t.kind != "square" or t.ref in squares]
     casts = []
     for target in targets:
         if info.source == "bound":

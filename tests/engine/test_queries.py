@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.content import load_content
 from engine.coords import coord
-from engine.queries import abilities, effective_group, effective_minion, movable, moves, walks
+from engine.queries import abilities, can_move, effective_group, effective_minion, moves, walks
 from engine.spells import modifiers
 from engine.spells.hooks import SPELL_HOOKS
 from engine.state import (
@@ -96,10 +96,9 @@ def _same_answers(world: World) -> None:
         for m, e in zip(group.minions, expected, strict=True):
             assert effective_minion(world, group, m) == e
             assert abilities(world, group, m) == modifiers.abilities(world, group, m)
-        assert moves(world, group) == modifiers.group_moves(world, group)
-        assert walks(world, group) == modifiers.group_walks(world, group)
-        immobile = any("immobile" in m.traits for m in group.minions)
-        assert movable(world, group) == (not immobile and modifiers.can_move(world, group))
+        assert moves(world, group) == modifiers.moves(world, group)
+        assert walks(world, group) == modifiers.walks(world, group)
+        assert can_move(world, group) == modifiers.can_move(world, group)
 
 
 @SETTINGS

@@ -4,10 +4,10 @@ from engine.spells.modifiers import (
     can_join,
     can_move,
     effective_minion,
-    group_moves,
-    group_walks,
     has_auras,
+    moves,
     produces_mana,
+    walks,
 )
 from engine.spells.primitives import PRIMITIVES
 from engine.state import GLOBE, HostRef, Mana
@@ -125,8 +125,8 @@ def test_hold_and_moves_and_flight_reach_the_movement_queries():
     held, flyer = world.group(g), world.group(free)
     assert held is not None and flyer is not None
     assert not can_move(world, held) and can_move(world, flyer)
-    assert group_moves(world, flyer) == 2
-    assert "flight" in group_walks(world, flyer)
+    assert moves(world, flyer) == 2
+    assert "flight" in walks(world, flyer)
 
 
 def test_faerie_circle_holds_whoever_stands_in_it():
