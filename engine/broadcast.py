@@ -38,14 +38,14 @@ def listeners(world: World, subject: HostRef | None) -> list[int]:
     elif subject.kind == "group" and isinstance(subject.ref, int):
         group = world.group_map.get(subject.ref)
         if group is not None:
-            hosted = world.minion_hosts()
+            hosted = world.presence.minion_hosts()
             hosts += [HostRef.minion(m.id) for m in group.minions if m.id in hosted]
             hosts.append(HostRef.square(group.coord))
     elif subject.kind == "structure" and isinstance(subject.ref, int):
         structure = world.structure_map.get(subject.ref)
         if structure is not None:
             hosts.append(HostRef.square(structure.coord))
-    index = world.host_index()
+    index = world.presence.host_index()
     order: list[int] = []
     for host in hosts:
         order += index.get(host, ())
@@ -56,13 +56,28 @@ def listeners(world: World, subject: HostRef | None) -> list[int]:
     return order
 
 
+def warn_of_death(world: World, minion_id: int, cause: str) -> list[int] | None:
+    """Before a minion dies (digest 8.2): "host_killed" (a kill) then "host_dying" to the
+    spells that hear them, if any would hear of the death at all (a removal warns nobody).
+    None when no spell heard; else the uids that will hear "minion_died" once it left (those
+    around it, not on it), in order."""
+    group = world.group_of(minion_id)
+    if cause == "removed" or group is None or not world.presence.hears_death(group, cause):
+        return None
+    subject = HostRef.minion(minion_id)
+    if cause == "killed":
+        broadcast(world, "host_killed", subject)
+    broadcast(world, "host_dying", subject)
+    return [uid for uid in listeners(world, subject) if world.spell_map[uid].host != subject]
+
+
 def broadcast(world: World, event: str, subject: HostRef | None = None) -> None:
     """Tell every listening active spell that ``event`` happened."""
     if not world.spell_map:
         return
     if event not in EVENTS:
         raise ValueError(f"unknown broadcast event {event!r}")
-    if world.reacts(event):
+    if world.presence.reacts(event):
         deliver(world, listeners(world, subject), event, subject)
 
 
@@ -75,9 +90,9 @@ def deliver(world: World, uids: list[int], event: str, subject: HostRef | None) 
         raise ValueError(f"unknown broadcast event {event!r}")
     handler = world.handler
     spell_map = world.spell_map
-    if world.skip_deaf:
+    if world.presence.skip_deaf:
         # A spell without a reaction to the event (SpellHooks.reacts) ignores it.
-        hearing = world.reacting_ids(event)
+        hearing = world.presence.reacting_ids(event)
         if not hearing:
             return
         for uid in uids:

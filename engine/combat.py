@@ -190,9 +190,9 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
             [
                 HostRef.group(gid)
                 for gid in ids
-                if gid in world.group_map and world.touched(world.group_map[gid])
+                if gid in world.group_map and world.presence.touched(world.group_map[gid])
             ]
-            if world.reacts("combat_round")
+            if world.presence.reacts("combat_round")
             else ()
         )
         if hearing:
@@ -368,7 +368,7 @@ def _round(
 
 def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> None:
     group = world.group_map.get(group_id)
-    if group is not None and world.hears_death(group):
+    if group is not None and world.presence.hears_death(group):
         minion = world.minion(victim.id)
         if minion is not None:
             world.update_minion(minion.with_hp(victim.hp))  # spells hearing the death see its hp

@@ -39,6 +39,9 @@ _HOLD: Final = ("hold",)
 _JOIN: Final = ("forbid_join",)
 _LOCK: Final = ("lock_initiative",)
 _DENY: Final = ("deny_production",)
+# The keys of what this module keeps in ``World.presence.memo``.
+_STATS_KEY: Final = "effective_stats"
+_CACHEABLE_KEY: Final = ("stats_cacheable",)
 
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
@@ -58,10 +61,11 @@ def _quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group] = ()) ->
         return not pos.active_spells
     if not pos.spell_map:
         return True
-    reach = pos.reach(_spell_ids(pos.content, ops))
+    presence = pos.presence
+    reach = presence.reach(_spell_ids(pos.content, ops))
     if reach is None:
         return True
-    return not any(pos.reached(reach, g) for g in groups) if groups else False
+    return not any(presence.reached(reach, g) for g in groups) if groups else False
 
 
 def _stats_quiet(pos: Position, group: Group, moves: bool = False) -> bool:
@@ -144,11 +148,12 @@ def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | N
     if not isinstance(pos, World) or not _stats_cacheable(pos):
         return modifiers.effective_stats(pos, group)
     # Without auras and persistent requirements the answer depends only on the active spells (the
-    # cache is emptied when they change), the group's id, square, owner and structure and its
-    # members' ids and base stats: not on hit points, so one fight's losses do not make the next
-    # fight ask again.
+    # presence's memo is emptied when they change), the group's id, square, owner and structure
+    # and its members' ids and base stats: not on hit points, so one fight's losses do not make
+    # the next fight ask again.
     structure = pos.structure_at(group.coord)
     key = (
+        _STATS_KEY,
         group.id,
         group.coord,
         group.owner,
@@ -157,10 +162,10 @@ def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | N
             (m.id, m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level) for m in group.minions
         ),
     )
-    cache = pos.stats_cache
-    if key in cache:
-        return cache[key]
-    found = cache[key] = modifiers.effective_stats(pos, group)
+    memo = pos.presence.memo
+    if key in memo:
+        return memo[key]  # type: ignore[return-value]
+    found = memo[key] = modifiers.effective_stats(pos, group)
     return found
 
 
@@ -175,11 +180,15 @@ def effective_group(pos: Position, group: Group) -> tuple[Minion, ...]:
 def _stats_cacheable(world: World) -> bool:
     """No active aura, and no stat-changing spell whose potency depends on the position (worked
     out once per set of active spells)."""
-    if world.stats_cacheable is None:
+    memo = world.presence.memo
+    found = memo.get(_CACHEABLE_KEY)
+    if found is None:
         ids = _spell_ids(world.content, _STATS)
         spells = world.content.spells
-        world.stats_cacheable = world.reach(_spell_ids(world.content, _AURAS)) is None and not any(
+        found = memo[_CACHEABLE_KEY] = world.presence.reach(
+            _spell_ids(world.content, _AURAS)
+        ) is None and not any(
             s.spell_id in ids and spells[s.spell_id].requires_persistent
             for s in world.spell_map.values()
         )
-    return world.stats_cacheable
+    return bool(found)

@@ -6,7 +6,7 @@ sides as ``"red"``/``"blue"``). :data:`EVENT_KINDS` lists every kind with its me
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -127,6 +127,39 @@ class Event(NamedTuple):
 # The named tuple's own __new__ is a Python function; tuple.__new__ builds the same record.
 _new = tuple.__new__
 _SCALARS: Final = frozenset({int, str, bool, type(None)})
+
+
+class Recorder:
+    """The report a turn builds: its events in order.
+
+    ``Recorder(recording=False)`` is the silent one (``resolve_turn(..., record=False)``, for
+    searches that play many turns and read only the states): :meth:`emit` builds nothing and
+    :meth:`append` drops what it is given. Nothing in the engine reads the report back, so a
+    silent turn ends in the same state.
+    """
+
+    __slots__ = ("append", "events", "recording")
+
+    def __init__(self, *, recording: bool = True) -> None:
+        self.recording = recording
+        self.events: list[Event] = []
+        # The list's own append (no call through this class): combat appends a thousand events.
+        self.append: Callable[[Event], None] = self.events.append if recording else _drop
+
+    def emit(self, kind: str, /, **fields: object) -> None:
+        """Record an event of ``kind`` (see :data:`EVENT_KINDS`) with ``fields``."""
+        if self.recording:
+            self.events.append(Event.make(kind, **fields))
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+
+def _drop(event: Event) -> None:
+    """What a silent recorder does with an event."""
 
 
 @dataclass(frozen=True, slots=True)

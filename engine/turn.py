@@ -41,11 +41,19 @@ def resolve_turn(
     rng: random.Random | None = None,
     *,
     content: Content,
+    record: bool = True,
 ) -> tuple[GameState, TurnReport]:
-    """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders)."""
+    """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders).
+
+    ``record=False`` is for searches that play many turns and read only the states (computer
+    players): the turn builds no events, and the report carries no events (its turn,
+    initiative and result are still right). The new state is the same either way.
+    """
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
-    world = World(state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
+    world = World(
+        state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS, record=record
+    )
     orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
 
     for side in SIDES:

@@ -274,7 +274,18 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             }
         ),
     ),
-    ("world", frozenset({"engine.world", "engine.broadcast", "engine.queries"})),
+    (
+        "world",
+        frozenset(
+            {
+                "engine.store",
+                "engine.spells.presence",
+                "engine.world",
+                "engine.broadcast",
+                "engine.queries",
+            }
+        ),
+    ),
     (
         "phases",
         frozenset(

@@ -155,7 +155,8 @@ READERS = {
         "Position": "the reading interface",
         "PositionIndex": "the index over a frozen state",
     },
-    "engine/world.py": {"World": "the turn's mutable position"},
+    "engine/store.py": {"Store": "the records of the turn's World, read live"},
+    "engine/spells/presence.py": {"SpellPresence": "the Store's index of where spells sit"},
     "engine/state.py": {"GameState": "the frozen record's own linear reads, same names"},
     "engine/view.py": {"PlayerView": "what one player may see, not a position"},
 }

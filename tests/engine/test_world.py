@@ -180,18 +180,20 @@ def test_G9_deaths_are_heard_only_where_a_death_reacting_spell_sits(content: Con
         ),
     )
     first, second = world.group_map[3], world.group_map[5]
-    assert world.hears_death(first) and world.hears_death(first, "died")
-    assert not world.hears_death(second)
+    assert world.presence.hears_death(first) and world.presence.hears_death(first, "died")
+    assert not world.presence.hears_death(second)
     # "host_dying" concerns the host itself: the same jar on the square hears nobody's death.
     world = _two_groups(content, (ActiveSpell(10, "soul_jar", Side.RED, HostRef.square(C3), 1),))
-    assert not world.hears_death(world.group_map[3])
+    assert not world.presence.hears_death(world.group_map[3])
 
 
 def test_G9_a_spell_reacting_to_minion_died_on_the_globe_hears_every_death(
     content: Content,
 ) -> None:
     world = _two_groups(content, (ActiveSpell(10, "death_knell", Side.RED, GLOBE, 1),))
-    assert world.hears_death(world.group_map[3]) and world.hears_death(world.group_map[5])
+    assert world.presence.hears_death(world.group_map[3]) and world.presence.hears_death(
+        world.group_map[5]
+    )
     will = world.player(Side.RED).pool.will
     assert world.kill_minion(6, "killed", by=1)
     assert world.player(Side.RED).pool.will == will + 1

@@ -1,0 +1,297 @@
+"""The records of the position a turn works on, and every read of them.
+
+:class:`Store` holds the frozen records of a :class:`GameState` in dicts (by id, in creation
+order) with the indexes a turn reads most, and answers every read of
+:class:`~engine.position.Position` from them live; where active spells sit is its
+:class:`~engine.spells.presence.SpellPresence`'s. Its writes are the plain ones: a record
+replaced, with no event and no spell consequence (a pool paid, a card moved, a minion's hit
+points). The turn's :class:`~engine.world.World` adds the changes the rules speak of (events,
+deaths, spells coming and going, broadcasts) and the report.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.coords import Coord
+from engine.spells.presence import Reacts, SpellPresence
+from engine.state import (
+    ActiveSpell,
+    Card,
+    GameState,
+    Group,
+    HostRef,
+    Mana,
+    Minion,
+    PlayerState,
+    Result,
+    Side,
+    Square,
+    Structure,
+    evolve,
+)
+
+if TYPE_CHECKING:
+    from engine.content import Content
+
+
+class Store:
+    """The records of a position in dicts, read live (a :class:`~engine.position.Position`)."""
+
+    def __init__(
+        self, state: GameState, content: Content, reacts: Reacts, *, skip_deaf: bool
+    ) -> None:
+        """``reacts`` and ``skip_deaf`` tell the presence which spells hear which events."""
+        self.content = content
+        self.seed = state.seed
+        self.turn = state.turn
+        self.options = state.options
+        self.width = state.width
+        self.height = state.height
+        self.initiative: Side = state.initiative
+        self.result: Result | None = state.result
+        self.next_id = state.next_id
+        self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
+        self._squares: tuple[Square, ...] | None = state.squares
+        self.structure_map: dict[int, Structure] = {
+            s.id: s for s in sorted(state.structures, key=lambda s: s.id)
+        }
+        self.group_map: dict[int, Group] = {
+            g.id: g for g in sorted(state.groups, key=lambda g: g.id)
+        }
+        self.player_map: dict[Side, PlayerState] = {p.side: p for p in state.players}
+        self.spell_map: dict[int, ActiveSpell] = {
+            s.uid: s for s in sorted(state.active_spells, key=lambda s: s.uid)
+        }
+        self._minion_group: dict[int, int] = {
+            m.id: g.id for g in self.group_map.values() for m in g.minions
+        }
+        self._structure_at: dict[Coord, int] = {s.coord: s.id for s in self.structure_map.values()}
+        # Bumped by every change to groups, minions or spells, so that a phase holding its own
+        # scratch copy (combat) knows when to re-read.
+        self.revision = 0
+        self.presence = SpellPresence(
+            self.spell_map, self._structure_at, content, reacts, skip_deaf=skip_deaf
+        )
+
+    # ------------------------------------------------------------------ snapshot
+
+    @property
+    def state(self) -> GameState:
+        """A frozen snapshot of the current position."""
+        return GameState(
+            seed=self.seed,
+            turn=self.turn,
+            options=self.options,
+            width=self.width,
+            height=self.height,
+            squares=self.squares,
+            structures=self.structures,
+            groups=self.groups,
+            players=self.players,
+            initiative=self.initiative,
+            active_spells=self.active_spells,
+            next_id=self.next_id,
+            result=self.result,
+        )
+
+    # ------------------------------------------------------------------ the Position reads
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """Groups in creation order."""
+        return tuple(self.group_map.values())
+
+    @property
+    def structures(self) -> tuple[Structure, ...]:
+        return tuple(self.structure_map.values())
+
+    @property
+    def players(self) -> tuple[PlayerState, PlayerState]:
+        return (self.player_map[Side.RED], self.player_map[Side.BLUE])
+
+    @property
+    def active_spells(self) -> tuple[ActiveSpell, ...]:
+        """Every active spell in casting order."""
+        return tuple(self.spell_map.values())
+
+    @property
+    def squares(self) -> tuple[Square, ...]:
+        if self._squares is None:
+            self._squares = tuple(
+                Square(at, t)
+                for at, t in sorted(self.terrain.items(), key=lambda i: (i[0].y, i[0].x))
+            )
+        return self._squares
+
+    # ------------------------------------------------------------------ lookups
+
+    def on_board(self, at: Coord) -> bool:
+        return at in self.terrain
+
+    def terrain_at(self, at: Coord) -> str:
+        return self.terrain[at]
+
+    def group(self, group_id: int) -> Group | None:
+        return self.group_map.get(group_id)
+
+    def groups_at(self, at: Coord) -> list[Group]:
+        """Every group on ``at``: more than one only during an overstack."""
+        return [g for g in self.group_map.values() if g.coord == at]
+
+    def group_at(self, at: Coord) -> Group | None:
+        for g in self.group_map.values():
+            if g.coord == at:
+                return g
+        return None
+
+    def minion(self, minion_id: int) -> Minion | None:
+        gid = self._minion_group.get(minion_id)
+        if gid is None:
+            return None
+        return self.group_map[gid].minion(minion_id)
+
+    def group_of(self, minion_id: int) -> Group | None:
+        gid = self._minion_group.get(minion_id)
+        return None if gid is None else self.group_map[gid]
+
+    def structure(self, structure_id: int) -> Structure | None:
+        return self.structure_map.get(structure_id)
+
+    def structure_at(self, at: Coord) -> Structure | None:
+        sid = self._structure_at.get(at)
+        return None if sid is None else self.structure_map[sid]
+
+    def sanctum(self, side: Side) -> Structure | None:
+        for s in self.structure_map.values():
+            if s.kind == "sanctum" and s.owner == side:
+                return s
+        return None
+
+    def player(self, side: Side) -> PlayerState:
+        return self.player_map[side]
+
+    def host_exists(self, host: HostRef) -> bool:
+        if host.kind == "globe":
+            return True
+        if host.kind == "square":
+            return isinstance(host.ref, Coord) and host.ref in self.terrain
+        if not isinstance(host.ref, int):
+            return False
+        if host.kind == "group":
+            return host.ref in self.group_map
+        if host.kind == "minion":
+            return host.ref in self._minion_group
+        return host.ref in self.structure_map
+
+    def host_coord(self, host: HostRef) -> Coord | None:
+        """The square a host stands on (None for the globe or a host that is gone)."""
+        if host.kind == "square":
+            return host.ref if isinstance(host.ref, Coord) else None
+        if not isinstance(host.ref, int):
+            return None
+        if host.kind == "group":
+            g = self.group_map.get(host.ref)
+            return None if g is None else g.coord
+        if host.kind == "minion":
+            g = self.group_of(host.ref)
+            return None if g is None else g.coord
+        if host.kind == "structure":
+            s = self.structure_map.get(host.ref)
+            return None if s is None else s.coord
+        return None
+
+    def initiative_order(self) -> tuple[Side, Side]:
+        return (self.initiative, self.initiative.other)
+
+    def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
+        """The host's active spells, oldest first (S9)."""
+        return self.presence.spells_on(host)
+
+    def spells_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
+        return self.presence.spells_among(ids)
+
+    def globe_among(self, ids: frozenset[str]) -> list[ActiveSpell]:
+        return self.presence.globe_among(ids)
+
+    def minion_hosts(self) -> set[int]:
+        return self.presence.minion_hosts()
+
+    def spells_of(self, side: Side) -> tuple[ActiveSpell, ...]:
+        """The side's active spells, oldest first (S9)."""
+        return tuple(s for s in self.spell_map.values() if s.owner == side)
+
+    # ------------------------------------------------------------------ plain writes
+
+    def update_minion(self, minion: Minion) -> None:
+        """Replace a minion's record (same id) inside its group."""
+        gid = self._minion_group[minion.id]
+        group = self.group_map[gid]
+        mid = minion.id
+        self.group_map[gid] = group.with_minions(
+            tuple(minion if m.id == mid else m for m in group.minions)
+        )
+        self.revision += 1
+
+    def update_group(self, group: Group) -> None:
+        """Replace a group's record (same id)."""
+        self.group_map[group.id] = group
+        self.revision += 1
+
+    def place_group(self, group_id: int, at: Coord) -> None:
+        """Put a group on ``at`` without any check or event (movement and spells decide those)."""
+        g = self.group_map[group_id]
+        self.group_map[group_id] = Group(g.id, g.owner, g.controller, at, g.minions)
+        self.revision += 1
+
+    def update_structure(self, structure: Structure) -> None:
+        self.structure_map[structure.id] = structure
+
+    def _count(self, side: Side, captured: int = 0, lost: int = 0) -> None:
+        """Structures ``side`` took and lost this turn (its delta, I3)."""
+        p = self.player_map[side]
+        self.player_map[side] = evolve(p, captured=p.captured + captured, lost=p.lost + lost)
+
+    def update_player(self, player: PlayerState) -> None:
+        self.player_map[player.side] = player
+
+    def gain(self, side: Side, amount: Mana) -> None:
+        """Add mana (negative parts drain); a pool never drops below zero."""
+        p = self.player_map[side]
+        self.player_map[side] = evolve(p, pool=(p.pool + amount).clamped())
+
+    def pay(self, side: Side, cost: Mana) -> bool:
+        """Take ``cost`` from the pool if it covers it; False (nothing taken) otherwise."""
+        p = self.player_map[side]
+        if not p.pool.covers(cost):
+            return False
+        self.player_map[side] = evolve(p, pool=p.pool - cost)
+        return True
+
+    def take_card(self, side: Side, card_uid: int) -> Card | None:
+        """Remove a card from the hand (None when it is no longer there)."""
+        p = self.player_map[side]
+        card = p.card(card_uid)
+        if card is None:
+            return None
+        self.player_map[side] = evolve(p, hand=tuple(c for c in p.hand if c.uid != card_uid))
+        return card
+
+    def put_card(self, side: Side, card: Card, where: str) -> None:
+        """Put a card into "hand", "discard", "deck_top" or "deck_bottom"."""
+        p = self.player_map[side]
+        if where == "hand":
+            p = evolve(p, hand=(*p.hand, card))
+        elif where == "discard":
+            p = evolve(p, discard=(*p.discard, card))
+        elif where == "deck_top":
+            p = evolve(p, deck=(card, *p.deck))
+        elif where == "deck_bottom":
+            p = evolve(p, deck=(*p.deck, card))
+        else:
+            raise ValueError(f"unknown card place {where!r}")
+        self.player_map[side] = p
+
+    def record_cast(self, side: Side, spell_id: str) -> None:
+        p = self.player_map[side]
+        self.player_map[side] = evolve(p, cast_log=(*p.cast_log, spell_id))
