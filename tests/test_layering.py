@@ -7,7 +7,8 @@ alone, without clocks, event loops or the global random generator.
 
 Inside the engine, modules sit in ordered layers (:data:`ENGINE_LAYERS`): a module imports only
 from its own layer or a lower one (``TYPE_CHECKING`` imports included, so the type checker's graph
-is layered too), and imports sit in the module header, where a reader looks for them, unless
+is layered too, save the few type-only names :data:`TYPE_ONLY_UPWARD` lists with the reason),
+and imports sit in the module header, where a reader looks for them, unless
 :data:`FUNCTION_IMPORTS` names them with the reason.
 """
 
@@ -253,6 +254,12 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         frozenset(
             {
                 "engine.spells.primitives",
+                "engine.spells.primitives.base",
+                "engine.spells.primitives.minions",
+                "engine.spells.primitives.board",
+                "engine.spells.primitives.players",
+                "engine.spells.primitives.spells",
+                "engine.spells.primitives.continuous",
                 "engine.spells.requirements",
                 "engine.spells.schema",
                 "engine.spells.catalogue",
@@ -299,7 +306,6 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "engine.spells.duel",
                 "engine.spells.hosts",
                 "engine.spells.effects",
-                "engine.spells.specials",
                 "engine.spells.events",
                 "engine.spells.hooks",
                 "engine.spells.phase",
@@ -324,6 +330,16 @@ ENGINE_LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 # sits in its module's header.
 FUNCTION_IMPORTS: dict[tuple[str, str], str] = {}
 
+# (module, imported module) -> why a module names a higher layer's type, under TYPE_CHECKING only.
+_CONTEXT = (
+    "a primitive's behaviour is written against the EffectContext it is handed when its spell "
+    "executes; at import time the vocabulary the schema validates with needs nothing above content"
+)
+TYPE_ONLY_UPWARD: dict[tuple[str, str], str] = {
+    (f"engine.spells.primitives.{family}", "engine.spells.effects"): _CONTEXT
+    for family in ("base", "minions", "board", "players", "spells")
+}
+
 
 def _engine_layer_index() -> dict[str, int]:
     index: dict[str, int] = {}
@@ -346,6 +362,7 @@ class _Import:
     line: int
     module: str
     in_function: bool
+    type_only: bool = False
 
 
 def _imports(tree: ast.AST, known: set[str]) -> list[_Import]:
@@ -353,21 +370,26 @@ def _imports(tree: ast.AST, known: set[str]) -> list[_Import]:
     modifiers`` counts as an import of the module ``engine.spells.modifiers``."""
     found: list[_Import] = []
 
-    def visit(node: ast.AST, in_function: bool) -> None:
+    def visit(node: ast.AST, in_function: bool, typing: bool) -> None:
         for child in ast.iter_child_nodes(node):
             inner = in_function or isinstance(
                 child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
             )
+            only = typing or (
+                isinstance(child, ast.If)
+                and isinstance(child.test, ast.Name)
+                and child.test.id == "TYPE_CHECKING"
+            )
             if isinstance(child, ast.Import):
-                found.extend(_Import(child.lineno, a.name, inner) for a in child.names)
+                found.extend(_Import(child.lineno, a.name, inner, typing) for a in child.names)
             elif isinstance(child, ast.ImportFrom) and child.module:
                 for alias in child.names:
                     sub = f"{child.module}.{alias.name}"
                     target = sub if sub in known else child.module
-                    found.append(_Import(child.lineno, target, inner))
-            visit(child, inner)
+                    found.append(_Import(child.lineno, target, inner, typing))
+            visit(child, inner, only)
 
-    visit(tree, False)
+    visit(tree, False, False)
     return found
 
 
@@ -389,7 +411,8 @@ def engine_contract_violations(root: Path) -> list[str]:
                 problems.append(f"{where}: {imp.module} is imported inside a function")
             if module in layer_of and imp.module in layer_of:
                 mine, theirs = layer_of[module], layer_of[imp.module]
-                if theirs > mine:
+                allowed = imp.type_only and (module, imp.module) in TYPE_ONLY_UPWARD
+                if theirs > mine and not allowed:
                     problems.append(
                         f"{where}: {module} ({names[mine]}) must not import "
                         f"{imp.module} ({names[theirs]})"
@@ -419,6 +442,35 @@ def test_every_listed_function_import_still_exists() -> None:
         if any(i.in_function and i.module == module for i in _imports(tree, known)):
             present.add((rel, module))
     assert present == set(FUNCTION_IMPORTS)
+
+
+def test_every_listed_type_only_import_still_exists() -> None:
+    known = set(_engine_layer_index())
+    present = set()
+    for module, imported in TYPE_ONLY_UPWARD:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(i.type_only and i.module == imported for i in _imports(tree, known)):
+            present.add((module, imported))
+    assert present == set(TYPE_ONLY_UPWARD)
+
+
+def test_a_listed_type_only_import_may_not_run(tmp_path: Path) -> None:
+    _write(tmp_path, "engine/__init__.py", "")
+    _write(tmp_path, "engine/spells/__init__.py", "")
+    _write(
+        tmp_path,
+        "engine/spells/primitives/board.py",
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from engine.spells.effects import EffectContext\n"
+        "from engine.spells.effects import EffectContext\n",
+    )
+    _write(tmp_path, "engine/spells/effects.py", "")
+    problems = [p for p in engine_contract_violations(tmp_path) if "must not import" in p]
+    assert problems == [
+        "engine/spells/primitives/board.py:4: engine.spells.primitives.board (content) must not "
+        "import engine.spells.effects (phases)"
+    ]
 
 
 def test_engine_contract_flags_upward_and_deferred_imports(tmp_path: Path) -> None:

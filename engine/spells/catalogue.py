@@ -82,7 +82,7 @@ def _references(spell: SpellDef) -> list[tuple[str, str]]:
     groups += [(f"triggers[{i}].effects", t.effects) for i, t in enumerate(spell.triggers)]
     for key, effects in groups:
         for index, effect in enumerate(effects):
-            for name in ("spell",):
+            for name in ("spell", "helper"):
                 value = effect.params.get(name)
                 if isinstance(value, str):
                     refs.append((f"{key}[{index}].{name}", value))
@@ -119,7 +119,7 @@ def check_catalogue(spells: Mapping[str, SpellDef]) -> None:
         for key, ref in _references(spell):
             if ref not in spells:
                 raise SpellDataError(spell.source, spell.id, key, f"unknown spell id {ref!r}")
-            if key.endswith(".helpers") and not spells[ref].helper:
+            if key.endswith((".helpers", ".helper")) and not spells[ref].helper:
                 raise SpellDataError(spell.source, spell.id, key, f"{ref!r} is not a helper spell")
         for index, effect in enumerate(spell.effects):
             if effect.op == "bind":

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from engine.spells.primitives import PRIMITIVES, Effect
+from engine.spells.primitives import Effect
 from engine.spells.schema import SpellDef
 
 # Stat changes fold in this layer order (docs/spells.md, "Modifier layers").
@@ -68,7 +68,7 @@ class CatalogueIndex:
         for spell in spells.values():
             by_op: dict[str, tuple[Effect, ...]] = {}
             for effect in spell.effects:
-                if PRIMITIVES[effect.op].continuous:
+                if effect.primitive.continuous:
                     by_op[effect.op] = (*by_op.get(effect.op, ()), effect)
                     who[id(effect)] = effect.params.text("who", "all")
             if by_op:
@@ -92,7 +92,7 @@ class CatalogueIndex:
                 attributes[spell.house] = spell
             instant = (*spell.effects, *spell.boosted_effects)
             for effect in (*instant, *(e for t in spell.triggers for e in t.effects)):
-                if not PRIMITIVES[effect.op].continuous:
+                if not effect.primitive.continuous:
                     words[id(effect)] = effect.describe()
         return CatalogueIndex(
             continuous=MappingProxyType(continuous),

@@ -30,16 +30,15 @@ from engine.spells.aim import Aim, aim_of_host
 from engine.spells.checks import ReqContext, failing
 from engine.spells.duel import BOUND_HIGH_DICE, CAST_DICE, Duel, roll
 from engine.spells.effects import (
-    SQUARE_EFFECTS,
     EffectContext,
     apply_effects,
     end_spell,
     hero_room,
-    matches_filter,
     retire_card,
     visible_copy_on,
 )
 from engine.spells.primitives import Effect
+from engine.spells.primitives.base import matches_filter
 from engine.spells.targeting import (
     Resolved,
     cast_cost,
@@ -388,8 +387,8 @@ def succeed(
         on_square: tuple[Effect, ...] = ()
         if spell.target.has("ground"):
             # The named square's own effects (its terrain) happen once, whoever stands there.
-            on_square = tuple(e for e in effects if e.op in SQUARE_EFFECTS)
-            effects = tuple(e for e in effects if e.op not in SQUARE_EFFECTS)
+            on_square = tuple(e for e in effects if e.primitive.on_square)
+            effects = tuple(e for e in effects if not e.primitive.on_square)
         for each in _aims(world, spell, side, aim):
             apply_effects(EffectContext(world, spell, side, each, power=order.power), effects)
         if on_square and aim.coord is not None:

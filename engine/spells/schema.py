@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.spells.params import BadKeyError
-from engine.spells.primitives import PRIMITIVES, Effect, parse_effect
+from engine.spells.primitives import Effect, parse_effect
 from engine.spells.requirements import Requirement, parse_requirement
 from engine.spells.vocab import (
     ACTIVE_TYPES,
@@ -352,7 +352,7 @@ def parse_spell(table: Mapping[str, object], source: str) -> SpellDef:
         if req_p:
             raise r.fail("requires.persistent", "only active spells have persistent requirements")
         for index, effect in enumerate(effects + boosted_effects):
-            if PRIMITIVES[effect.op].continuous:
+            if effect.primitive.continuous:
                 raise r.fail(
                     f"effects[{index}].do", f"{effect.op!r} only acts while a spell is active"
                 )
@@ -452,7 +452,7 @@ def _parse_triggers(r: Table) -> tuple[Trigger, ...]:
         if not effects:
             raise t.fail("effects", "needs at least one effect")
         for e_index, effect in enumerate(effects):
-            if PRIMITIVES[effect.op].continuous:
+            if effect.primitive.continuous:
                 raise t.fail(
                     f"effects[{e_index}].do",
                     f"{effect.op!r} is continuous; put it in 'effects'",

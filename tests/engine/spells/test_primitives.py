@@ -33,6 +33,7 @@ def test_every_primitive_has_words_for_its_defaults():
         "summon": {"unit": "wolf"}, "create_hero": {}, "change_terrain": {"terrain": "ice"},
         "gain_mana": {"amount": 1}, "drain_mana": {"mana": "order", "amount": 1},
         "attach": {"spell": "colony"}, "special": {"handler": "soul_jar"},
+        "create_structure": {"helper": "colony"},
         "modify": {"stat": "hand", "amount": 1}, "grant": {"ability": "flight"},
         "aura_modify": {"stat": "hand", "amount": -1},
         "bind": {"spell": "shadow_lash"},
