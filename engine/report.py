@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from engine.state import (
     FORMAT_VERSION,
@@ -127,6 +127,12 @@ class Event(NamedTuple):
 # The named tuple's own __new__ is a Python function; tuple.__new__ builds the same record.
 _new = tuple.__new__
 _SCALARS: Final = frozenset({int, str, bool, type(None)})
+
+
+class Emit(Protocol):
+    """Records an event of ``kind`` (see :data:`EVENT_KINDS`) with ``fields``."""
+
+    def __call__(self, kind: str, /, **fields: object) -> None: ...
 
 
 class Recorder:

@@ -46,8 +46,9 @@ def resolve_turn(
     """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders).
 
     ``record=False`` is for searches that play many turns and read only the states (computer
-    players): the turn builds no events, and the report carries no events (its turn,
-    initiative and result are still right). The new state is the same either way.
+    players): the turn records no events (``World.emit`` builds none), and the report carries
+    none (its turn, initiative and result are still right). The new state is the same either
+    way.
     """
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from engine import broadcast
 from engine.coords import Coord
-from engine.report import Event, Recorder
+from engine.report import Emit, Event, Recorder
 from engine.state import (
     NEUTRAL,
     ActiveSpell,
@@ -87,6 +87,9 @@ class World(Store):
         self.hooks = hooks
         self.rng = rng
         self.report = Recorder(recording=record)
+        # Add an event to the turn's report: the recorder's own method (events are many, and a
+        # forwarding call would repack every event's fields once more).
+        self.emit: Emit = self.report.emit
         self._saved: set[int] = set()
         # Moves that spells impose this turn (Mirage, relations): group id -> destination. They
         # replace the owner's order and give computer-controlled groups theirs.
@@ -104,10 +107,6 @@ class World(Store):
         value = self.next_id
         self.next_id += 1
         return value
-
-    def emit(self, kind: str, /, **fields: object) -> None:
-        """Add an event to the turn's report."""
-        self.report.emit(kind, **fields)
 
     # ------------------------------------------------------------------ groups and minions
 
