@@ -1,8 +1,8 @@
 """Computer-versus-computer matches: the benchmark's and the tests' playing field.
 
-:func:`starter_deck` gives any house a legal 30-card deck it can pay for (its own spells first,
-then spells whose mana its Sanctum makes); :func:`play_match` runs a seeded match between two
-levels through the engine, checking every order set with ``validate_orders`` on the real state.
+:func:`play_match` runs a seeded match between two levels, each side playing its house's own deck
+(``engine.setup.default_deck``), through the engine, checking every order set with
+``validate_orders`` on the real state.
 """
 
 from __future__ import annotations
@@ -10,52 +10,18 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
 
-from ai.determinize import NOT_IN_DECKS
 from ai.players import Level
 from engine.content import Content
 from engine.orders import Orders, Problem
 from engine.report import TurnReport
-from engine.setup import MatchConfig, new_game
+from engine.setup import MatchConfig, default_deck, new_game
 from engine.state import SIDES, GameState, Side
 from engine.turn import resolve_turn
 from engine.validate import validate_orders
 from engine.view import view_for
 
-DECK_SIZE: Final = 30
-COPIES: Final = 4
-
 Chooser = Callable[..., Orders]
-
-
-def starter_deck(house: str, content: Content) -> list[str]:
-    """30 spells for ``house``: its own deck spells, then the most affordable others."""
-    own = content.houses[house]
-    types = {own.primary, own.secondary}
-
-    def key(spell_id: str) -> tuple[int, int, int, str]:
-        spell = content.spells[spell_id]
-        primary, secondary = spell.mana
-        needs = {
-            t for t, n in ((primary, spell.cost.primary), (secondary, spell.cost.secondary)) if n
-        }
-        return (spell.house != house, len(needs - types), spell.cost.total, spell_id)
-
-    deckable = sorted(
-        (
-            s.id
-            for s in content.spells.values()
-            if s.spell_class not in NOT_IN_DECKS and not s.helper
-        ),
-        key=key,
-    )
-    deck: list[str] = []
-    for spell_id in deckable:
-        deck += [spell_id] * COPIES
-        if len(deck) >= DECK_SIZE:
-            break
-    return deck[:DECK_SIZE]
 
 
 @dataclass(slots=True)
@@ -79,8 +45,8 @@ def match_config(seed: int, content: Content) -> MatchConfig:
         seed=seed,
         houses={Side.RED: houses[0], Side.BLUE: houses[1]},
         decks={
-            Side.RED: starter_deck(houses[0], content),
-            Side.BLUE: starter_deck(houses[1], content),
+            Side.RED: default_deck(houses[0], content),
+            Side.BLUE: default_deck(houses[1], content),
         },
     )
 

@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
 from ai import LEVELS, Level
-from ai.arena import play_match, starter_deck
+from ai.arena import play_match
 from engine.content import Content, load_content
 from engine.orders import Orders
 from engine.report import TurnReport
-from engine.setup import MatchConfig
+from engine.setup import MatchConfig, default_deck
 from engine.state import SIDES, GameState, Side
 from engine.turn import resolve_turn
 from engine.validate import validate_orders
@@ -234,7 +234,7 @@ def play_one(job: Job) -> GameResult:
         seed=job.seed,
         realm=job.realm,
         houses=houses,
-        decks={side: starter_deck(house, content) for side, house in houses.items()},
+        decks={side: default_deck(house, content) for side, house in houses.items()},
     )
     tally = Tally(content)
     opening: list[GameState] = []

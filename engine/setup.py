@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final
 from engine.content import Board, Content, Realm
 from engine.coords import Coord
 from engine.rng import turn_rng
+from engine.spells.schema import SpellDef
 from engine.state import (
     NEUTRAL,
     Card,
@@ -79,17 +80,26 @@ def _why_not(spell: SpellDef) -> str:
 
 
 def default_deck(house: str, content: Content) -> list[str]:
-    """A legal 30-spell deck built around ``house`` (its own spells first, up to 4 copies each,
-    then other houses' spells in id order): for quick matches and computer players."""
-    eligible = sorted(
-        (s for s in content.spells.values() if s.deckable),
-        key=lambda s: (s.house != house, s.id),
-    )
+    """The house's own deck: every deck spell of ``house``, four copies each, topped up to 30
+    with the cheapest other spells its Sanctum can pay for (those needing fewer foreign mana
+    types first). Quick matches, computer seats and the balance tournaments all play it, so every
+    deck spell of a house is in its deck; a deck has no maximum size (G3)."""
+    own = content.houses[house]
+    types = {own.primary, own.secondary}
+
+    def key(spell: SpellDef) -> tuple[bool, int, int, str]:
+        primary, secondary = spell.mana
+        needs = {
+            t for t, n in ((primary, spell.cost.primary), (secondary, spell.cost.secondary)) if n
+        }
+        return (spell.house != house, len(needs - types), spell.cost.total, spell.id)
+
     deck: list[str] = []
-    for spell in eligible:
-        deck += [spell.id] * min(MAX_COPIES, MIN_DECK - len(deck))
-        if len(deck) >= MIN_DECK:
+    for spell in sorted((s for s in content.spells.values() if s.deckable), key=key):
+        if spell.house != house and len(deck) >= MIN_DECK:
             break
+        copies = MAX_COPIES if spell.house == house else min(MAX_COPIES, MIN_DECK - len(deck))
+        deck += [spell.id] * copies
     return deck
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ai.arena import starter_deck
 from engine.content import Content
 from engine.coords import Coord
-from engine.setup import MatchConfig, new_game
+from engine.setup import MatchConfig, default_deck, new_game
 from engine.state import NEUTRAL, Card, GameState, Group, Mana, Owner, Side, Square, Structure
 
 HOUSE = "war"
@@ -30,7 +29,7 @@ def position(
     novices: int = 0,
 ) -> GameState:
     """Red to play on an all-plains classic board (Sancta D4 and I9), both sides of War."""
-    deck = starter_deck(HOUSE, content)
+    deck = default_deck(HOUSE, content)
     base = new_game(
         MatchConfig(
             seed=7, houses={Side.RED: HOUSE, Side.BLUE: HOUSE}, decks={s: deck for s in Side}

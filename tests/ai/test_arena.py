@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ai import Level
-from ai.arena import match_config, play_match, starter_deck
+from ai.arena import match_config, play_match
 from engine.content import load_content
 from engine.report import TurnReport
-from engine.setup import MatchConfig
+from engine.setup import MatchConfig, default_deck
 from engine.state import GameState, Side
 
 
@@ -16,7 +16,7 @@ def test_a_given_configuration_replaces_the_seeds_own() -> None:
         seed=3,
         realm="great_frost",
         houses={Side.RED: "mind", Side.BLUE: "mind"},
-        decks={side: starter_deck("mind", content) for side in Side},
+        decks={side: default_deck("mind", content) for side in Side},
     )
     assert match_config(3, content).houses != config.houses
     levels: dict[Side, Level] = {side: "random" for side in Side}

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from ai import LEVELS
-from ai.arena import starter_deck
 from bench.balance import (
     STRONGEST,
     Job,
@@ -29,6 +28,7 @@ from bench.balance import (
 )
 from engine.content import Content, load_content
 from engine.orders import Orders
+from engine.setup import default_deck
 from engine.state import GameState, Mana, Side
 from engine.turn import resolve_turn
 
@@ -128,7 +128,7 @@ def test_smoke_run_spell_figures_agree(
         json.loads(path.read_text(encoding="utf-8").splitlines()[0])["game"]
         for path in sorted(turns_dir.glob("game-*.jsonl"))
     ]
-    held = sum(len(set(starter_deck(h[s], content))) for h in headers for s in ("red", "blue"))
+    held = sum(len(set(default_deck(h[s], content))) for h in headers for s in ("red", "blue"))
     assert sum(row["in_deck"] for row in spells.values()) == held
     for spell_id, share in summary["cast_share"].items():
         row = spells[spell_id]

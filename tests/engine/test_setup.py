@@ -108,6 +108,7 @@ def test_D_TOWNS_towns_fill_tiers_symmetrically(content: Content) -> None:
 
 
 def test_G3_start_with_sanctum_four_recruits_deck_and_hand(opening: GameState) -> None:
+    decks = classic_config().decks
     for side, nation in ((Side.RED, "human"), (Side.BLUE, "elf")):
         sanctum = opening.sanctum(side)
         assert sanctum is not None and sanctum.owner == side
@@ -121,7 +122,7 @@ def test_G3_start_with_sanctum_four_recruits_deck_and_hand(opening: GameState) -
         ]
         assert {m.nation for m in groups[0].minions} == {nation}
         player = opening.player(side)
-        assert len(player.hand) == 5 and len(player.deck) == 25
+        assert len(player.hand) == 5 and len(player.deck) == len(decks[side]) - 5
         assert player.pool == Mana()
     assert all(s.owner == NEUTRAL and not s.novices for s in opening.structures if s.kind == "town")
 

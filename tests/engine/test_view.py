@@ -24,7 +24,7 @@ def test_G12_own_hand_never_the_enemy_hand(opening: GameState, content: Content)
     red = view_for(opening, Side.RED, content)
     assert red.hand == opening.player(Side.RED).hand
     assert red.player(Side.BLUE).hand_size == 5
-    assert red.player(Side.BLUE).deck_count == 25
+    assert red.player(Side.BLUE).deck_count == len(opening.player(Side.BLUE).deck)
     text = json.dumps(red.to_dict())
     for card in opening.player(Side.BLUE).hand + opening.player(Side.BLUE).deck:
         assert f'"uid": {card.uid},' not in text

@@ -25,10 +25,14 @@ def own_house_spells(house: str) -> list[str]:
     )
 
 
-def test_g3_the_default_decks_are_valid() -> None:
+def test_g3_the_default_decks_are_valid_and_hold_every_deck_spell_of_their_house() -> None:
     for house in CONTENT.houses:
-        checked = check_deck(house, default_deck(house, CONTENT), CONTENT)
+        deck = default_deck(house, CONTENT)
+        checked = check_deck(house, deck, CONTENT)
         assert checked.ok, (house, checked.problems)
+        own = {s.id for s in CONTENT.spells.values() if s.house == house and s.deckable}
+        assert own <= set(deck), (house, own - set(deck))
+        assert len(deck) >= 30
 
 
 def test_g3_a_deck_needs_thirty_spells_and_at_most_four_copies() -> None:
