@@ -26,14 +26,12 @@ from cogs.runtime import (
 from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
 from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
 from engine.state import RULESETS
-from service.errors import NotFoundError
 from service.matches import (
     COMPUTER_DESCRIPTIONS,
     COMPUTER_LEVELS,
     COMPUTER_PREFIX,
     is_computer,
 )
-from service.scope import in_scope
 
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
@@ -72,17 +70,8 @@ def _guild_of(interaction: discord.Interaction) -> str | None:
 async def scoped_match(
     runtime: Runtime, interaction: discord.Interaction, match_id: int
 ) -> MatchLike:
-    """Match ``match_id`` if the one asking may act on it; another server's match is refused
-    as if it did not exist, so its players and thread stay unseen."""
-    guild = _guild_of(interaction)
-    try:
-        match: MatchLike | None = await runtime.matches.get_match(match_id)
-    except NotFoundError:
-        match = None
-    if match is None or not in_scope(match, guild, str(interaction.user.id)):
-        where = "in this server" if guild is not None else "of yours"
-        raise RefusalError(f"There is no match #{match_id} {where}.")
-    return match
+    """Match ``match_id`` if the one asking may act on it (:meth:`Runtime.scoped_match`)."""
+    return await runtime.scoped_match(_guild_of(interaction), str(interaction.user.id), match_id)
 
 
 async def _match_here(runtime: Runtime, channel_id: str, player_id: str) -> MatchLike | None:

@@ -30,9 +30,10 @@ from render.replay import render_replay
 from render.sheet import render_order_sheet
 from service import MatchRecord, MatchStatus, SeatRecord
 from service.decks import DeckService
-from service.errors import NotYourMatchError, WrongStateError
+from service.errors import NotFoundError, NotYourMatchError, WrongStateError
 from service.matches import MatchService, computer_level
 from service.outbox import Outbox
+from service.scope import in_scope
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +187,21 @@ class Runtime:
             if item.recipient == player_id and item.payload.get("turn") == turn:
                 return message_id
         return None
+
+    async def scoped_match(
+        self, guild_id: str | None, player_id: str, match_id: int
+    ) -> MatchRecord:
+        """Match ``match_id`` if a command from ``guild_id`` (None: a DM) by ``player_id`` may
+        act on it; another server's match, or in a DM someone else's, is refused as if it did
+        not exist, so its players and thread stay unseen."""
+        try:
+            match: MatchRecord | None = await self.matches.get_match(match_id)
+        except NotFoundError:
+            match = None
+        if match is None or not in_scope(match, guild_id, player_id):
+            where = "in this server" if guild_id is not None else "of yours"
+            raise NotFoundError(f"There is no match #{match_id} {where}.")
+        return match
 
     def known_name(self, player_id: str) -> str | None:
         """A computer seat's label, or the name last read from Discord for a player."""
