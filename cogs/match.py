@@ -257,21 +257,24 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         no_shows: app_commands.Range[int, 0, 20] = 3,
         grace_hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
     ) -> None:
-        if opponent is not None and computer is not None:
-            # Refused before the public "thinking" reply, so only the player sees it.
-            await interaction.response.send_message(
-                "Choose either an opponent or the computer, not both.", ephemeral=True
-            )
-            return
-        await interaction.response.defer(thinking=True)
+        # Private from the start: a refusal is for the player alone, and everything is checked
+        # before the thread opens, so a refused match leaves nothing behind.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         runtime = self.runtime
         player = str(interaction.user.id)
         runtime.names[player] = interaction.user.display_name
         if opponent is not None:
             runtime.names[str(opponent.id)] = opponent.display_name
-        rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
+        if opponent is not None and computer is not None:
+            raise RefusalError("Choose either an opponent or the computer, not both.")
+        if opponent is not None and opponent.id == interaction.user.id:
+            raise RefusalError(
+                "You cannot play against yourself: challenge someone else, choose a `computer` "
+                "level, or leave `opponent` empty for an open seat."
+            )
         if opponent is not None and opponent.bot:
             raise RefusalError("Bots cannot play; challenge a person or leave the seat open.")
+        rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             channel = channel.parent
@@ -324,11 +327,18 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             await self._start_against_computer(interaction, match, thread, deck_id)
             return
         who = mention(str(opponent.id)) if opponent else "Anyone"
+        invitation = f"{who} can join there with the Join button or `/match join match:{match.id}`."
         await interaction.followup.send(
-            f"Match #{match.id} is in {thread.mention}. {who} can join there with the Join "
-            f"button or `/match join match:{match.id}`."
-            + ("" if deck_id else " Pick your deck with `/match deck` before it starts.")
+            f"Match #{match.id} is in {thread.mention}. {invitation}"
+            + ("" if deck_id else " Pick your deck with `/match deck` before it starts."),
+            ephemeral=True,
         )
+        # The challenge itself is public, for the channel to see.
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                f"{interaction.user.mention} opened match #{match.id} in {thread.mention}. "
+                + invitation
+            )
 
     async def _start_against_computer(
         self,
@@ -340,13 +350,15 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         if deck_id is None:
             await interaction.followup.send(
                 f"Match #{match.id} against the computer is in {thread.mention}. Pick your deck "
-                "with `/match deck`; it starts then."
+                "with `/match deck`; it starts then.",
+                ephemeral=True,
             )
             return
         await start_if_ready(self.runtime, match, str(interaction.user.id))
         await interaction.followup.send(
             f"Match #{match.id} against the computer is in {thread.mention} and has begun. "
-            "Your order sheet comes by DM."
+            "Your order sheet comes by DM.",
+            ephemeral=True,
         )
 
     @app_commands.command(name="join", description="Join an open match")

@@ -1,0 +1,49 @@
+"""/match create checks every option before it opens a thread: a refusal is private, says what
+to do, and leaves nothing in the channel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogs.deck import ensure_starter
+from tests.cogs.support import TIMEOUT, World, bot_running
+
+
+async def test_refused_options_answer_privately_and_open_no_thread(world: World) -> None:
+    async with bot_running(world) as bot:
+        assert bot.runtime is not None
+        bobs = await ensure_starter(bot.runtime, str(world.bob.id), "life")
+        cases: list[tuple[dict[str, Any], str]] = [
+            ({"opponent": world.alice.user}, "You cannot play against yourself: challenge"),
+            ({"deck": str(bobs)}, f"You have no deck #{bobs}: `/deck list` shows yours"),
+            ({"deck": "999"}, "You have no deck #999: `/deck list` shows yours"),
+            ({"deck": "starter:xyz"}, "There is no starter deck 'xyz'; choose one of"),
+        ]
+        for options, expected in cases:
+            result = await world.alice.slash("match create", **options)
+            answer = await result.wait_done(timeout=TIMEOUT)
+            assert result.ephemeral, options
+            assert answer.content.startswith(expected), (options, answer.content)
+            assert "incident" not in answer.content
+        assert world.sandbox.threads(world.lobby) == []
+        assert await bot.runtime.matches.list_matches() == []
+        assert world.carol.visible(world.lobby) == []
+
+
+async def test_a_created_match_is_announced_in_the_channel(world: World) -> None:
+    async with bot_running(world):
+        result = await world.alice.slash(
+            "match create", opponent=world.bob.user, deck="starter:war"
+        )
+        answer = await result.wait_done(timeout=TIMEOUT)
+        assert result.ephemeral
+        assert answer.content.startswith("Match #1 is in <#")
+        public = await world.sandbox.wait_for(
+            lambda: next(
+                (m for m in world.sandbox.messages(world.lobby) if "opened match #1" in m.content),
+                None,
+            ),
+            timeout=TIMEOUT,
+            what="the public challenge",
+        )
+        assert f"<@{world.bob.id}> can join there" in public.content
