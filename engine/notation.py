@@ -138,7 +138,8 @@ HELP_TEXT = (
     "  cast Jumping Land on F3    (a ground spell names a square, even an empty one)\n"
     "  mana D7 world              (the town on D7 makes world mana if you take it this turn)\n"
     "  discard Plague             cancel 2                         orders\n"
-    "  confirm                    unconfirm                        clear"
+    "  confirm                    unconfirm                        clear\n"
+    "Directions are the same for both sides: north is up on every board (towards row 12)."
 )
 
 # Numbers are ASCII digits only: str.isdigit() and \d also accept "²" or "٣", which a player
