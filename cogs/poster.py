@@ -574,8 +574,8 @@ class Poster:
             return "stale"
         sheet = await load_sheet(self.runtime, match.id, player_id)
         key = (match.id, player_id)
-        if key in self.runtime.dm_closed:
-            return "dm-closed"
+        # Tried every turn even after a refusal: a player who opens their DMs again gets the
+        # next sheet there.
         try:
             async with self._dm_slots:
                 channel = await self._dm(player_id)
@@ -586,6 +586,7 @@ class Poster:
                 raise
             await self._dms_closed(match, player_id)
             return "dm-closed"
+        self.runtime.dm_closed.discard(key)
         self.runtime.sheet_messages[key] = (match.turn, message.id)
         return str(message.id)
 
@@ -603,6 +604,8 @@ class Poster:
 
     async def _dms_closed(self, match: MatchRecord, player_id: str) -> None:
         """Tell the player once, in the thread, to use /orders there."""
+        if (match.id, player_id) in self.runtime.dm_closed:
+            return
         self.runtime.dm_closed.add((match.id, player_id))
         channel = await self._channel(match)
         key = f"match:{match.id}:dm-closed:{player_id}"
@@ -638,21 +641,31 @@ class Poster:
             description=f"{given}; the deadline is {timestamp(told.deadline_at)}.",
         )
         self._keyed(embed, item)
-        if (match.id, player_id) not in self.runtime.dm_closed:
-            try:
-                async with self._dm_slots:
-                    channel = await self._dm(player_id)
-                    assert channel is not None
-                    message = await channel.send(embed=embed)
-                return str(message.id)
-            except discord.Forbidden as error:
-                if error.code != CANNOT_DM:
-                    raise
-                await self._dms_closed(match, player_id)
+        try:
+            async with self._dm_slots:
+                channel = await self._dm(player_id)
+                assert channel is not None
+                message = await channel.send(embed=embed)
+            self.runtime.dm_closed.discard((match.id, player_id))
+            return str(message.id)
+        except discord.Forbidden as error:
+            if error.code != CANNOT_DM:
+                raise
+            await self._dms_closed(match, player_id)
+        # In public, only that the deadline is near: whether the player has given orders is
+        # theirs to know (a DM reminder says it).
+        public = discord.Embed(
+            title=f"Match #{match.id}, turn {match.turn}",
+            description=(
+                f"The deadline is {timestamp(told.deadline_at)}; `/orders` here opens your "
+                "sheet (only you see it)."
+            ),
+        )
+        self._keyed(public, item)
         thread = await self._channel(match)
         message = await thread.send(
             content=mention(player_id),
-            embed=embed,
+            embed=public,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         return str(message.id)
