@@ -39,7 +39,9 @@ from cogs.runtime import (
 )
 from cogs.sheet import (
     Sheet,
+    close_dm_sheet,
     load_sheet,
+    resolved_footer,
     sheet_embed,
     sheet_image,
     sheet_view,
@@ -716,7 +718,17 @@ class Poster:
             )
         channel = await self._channel(match)
         message = await channel.send(embeds=embeds, files=files)
+        await self._close_sheets(match, turn, resolved_footer(turn))
         return str(message.id)
+
+    async def _close_sheets(self, match: MatchRecord, turn: int, footer: str) -> None:
+        """Close every player's DM sheet of ``turn``: the turn ended for both, however it
+        ended (a confirm, the deadline, a concession, a withdrawal)."""
+        for seat in match.seats:
+            if seat.player_id is not None and not is_computer(seat.player_id):
+                await close_dm_sheet(
+                    self.bot, self.runtime, match.id, seat.player_id, turn=turn, footer=footer
+                )
 
     async def _match_ended(self, item: Item, told: MatchOver) -> str:
         match = await self.runtime.matches.get_match(told.match_id, with_state=True)
@@ -743,6 +755,7 @@ class Poster:
         self._keyed(embed, item)
         channel = await self._channel(match)
         message = await channel.send(embed=embed, files=files)
+        await self._close_sheets(match, match.turn, f"Match #{match.id} is over: {reason}.")
         return str(message.id)
 
     async def _replay(self, match: MatchRecord, names: dict[str, str]) -> bytes | None:

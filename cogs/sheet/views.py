@@ -436,6 +436,34 @@ async def update_dm_sheet(
         log.info("could not refresh the DM sheet of %s in match %s", player_id, sheet.match.id)
 
 
+async def close_dm_sheet(
+    client: discord.Client,
+    runtime: Runtime,
+    match_id: int,
+    player_id: str,
+    *,
+    turn: int,
+    footer: str,
+) -> None:
+    """End the player's DM sheet of ``turn``, if one was sent: it keeps what it showed, says
+    why it is over in ``footer`` and loses its components, so no old sheet looks live."""
+    message_id = await runtime.dm_sheet(match_id, player_id, turn)
+    if message_id is None:
+        return
+    try:
+        user = client.get_user(int(player_id)) or await client.fetch_user(int(player_id))
+        channel = user.dm_channel or await user.create_dm()
+        message = await channel.fetch_message(message_id)
+        if not message.components and message.embeds and message.embeds[0].footer.text == footer:
+            return
+        embeds = message.embeds[:1]
+        if embeds:
+            embeds[0].set_footer(text=footer)
+        await message.edit(embeds=embeds, view=None)
+    except discord.HTTPException:
+        log.info("could not close the DM sheet of %s in match %s", player_id, match_id)
+
+
 async def dispatch(interaction: discord.Interaction, click: Click) -> None:
     """Answer a click on a sheet's component: acknowledge it, run its handler while holding the
     player's order lock, and show what the handler returns."""
