@@ -390,7 +390,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             ephemeral=True,
         )
 
-    @app_commands.command(name="info", description="Where a match stands")
+    @app_commands.command(
+        name="info", description="Where a match stands, and whose orders it waits for"
+    )
     async def info(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
@@ -398,10 +400,31 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             f"Status: {found.status}; turn {found.turn}; deadline {timestamp(found.deadline_at)}",
             f"Ruleset {found.ruleset}, realm {found.realm}",
         ]
+        playing = found.status in ("active", "paused")
+        waiting = []
         for seat in found.seats:
+            state = ""
+            who = (
+                display_name(interaction, self.runtime, seat.player_id)
+                if seat.player_id is not None and is_computer(seat.player_id)
+                else mention(seat.player_id)
+            )
+            if playing and seat.player_id is not None:
+                ready, detail = await self._turn_state(found, seat.player_id, interaction)
+                state = f" — {detail}"
+                if not ready:
+                    waiting.append(who)
             lines.append(
-                f"{side_name(seat.side) if seat.side else 'Seat'}: {mention(seat.player_id)}"
+                f"{side_name(seat.side) if seat.side else 'Seat'}: {who}"
                 + (f" ({seat.house})" if seat.house else "")
+                + state
+            )
+        if playing:
+            lines.append(
+                f"Waiting for {' and '.join(waiting)}; the turn resolves at the deadline or "
+                "once both confirm."
+                if waiting
+                else "Both have confirmed; the turn is resolving."
             )
         if found.status == "ended":
             winner = f"{side_name(found.winner)} wins" if found.winner else "a draw"
@@ -411,6 +434,19 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.followup.send(
             embeds=paged_embeds(f"Match #{found.id}", lines), ephemeral=True
         )
+
+    async def _turn_state(
+        self, match: MatchLike, player_id: str, interaction: discord.Interaction
+    ) -> tuple[bool, str]:
+        """Whether the player has confirmed this turn, and how to say it to the one asking:
+        whether orders were given at all is the player's own to know (as their reminders)."""
+        record = await self.runtime.matches.current_orders(match.id, player_id)
+        if record is not None and record.confirmed:
+            return True, "✅ confirmed"
+        if player_id != str(interaction.user.id):
+            return False, "⏳ not confirmed yet"
+        given = record is not None and any(v for k, v in record.orders.items() if k != "confirmed")
+        return False, "⏳ your orders are given, not confirmed" if given else "⏳ no orders yet"
 
     @app_commands.command(name="list", description="Your matches")
     async def list_(self, interaction: discord.Interaction) -> None:
