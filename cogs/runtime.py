@@ -322,6 +322,10 @@ def display_name(interaction: discord.Interaction, runtime: Runtime, player_id: 
     return user.display_name if user is not None else "a player"
 
 
-def timestamp(ms: int | None, style: str = "R") -> str:
-    """A Discord timestamp, shown in each reader's own time zone."""
-    return "no deadline" if ms is None else f"<t:{ms // 1000}:{style}>"
+def timestamp(ms: int | None) -> str:
+    """A deadline as Discord shows it in each reader's own time zone: the exact date and time,
+    and how far away it is."""
+    if ms is None:
+        return "no deadline"
+    seconds = ms // 1000
+    return f"<t:{seconds}:f> (<t:{seconds}:R>)"

@@ -114,7 +114,7 @@ async def test_a_moved_deadline_reaches_the_players_dm_sheets(world: World) -> N
         await result.wait_done(timeout=TIMEOUT)
         deadline = (await bot.runtime.matches.get_match(match_id)).deadline_at
         assert deadline is not None
-        shown = f"Deadline <t:{deadline // 1000}:R> ·"
+        shown = f"Deadline <t:{deadline // 1000}:f> (<t:{deadline // 1000}:R>) ·"
         await sandbox.wait_for(
             lambda: all(line.startswith(shown) for line in deadline_lines()),
             timeout=TIMEOUT,
