@@ -191,6 +191,8 @@ class MatchBot(commands.AutoShardedBot):
         if self.alarm is not None:
             await self.alarm.stop()
             self.alarm = None
+        if self.runtime is not None:
+            await self.runtime.cancel_redraws()
         # Unloads the extensions too, which stops the poster before the database closes.
         await super().close()
         if self.store is not None and self._given_store is None:

@@ -161,6 +161,8 @@ class Runtime:
     # One lock per (match id, player id): a change of orders reads the orders, adds to them and
     # writes them all back, so two at once (two quick DMs, two clicks) would lose one.
     _order_locks: dict[tuple[int, str], asyncio.Lock] = field(default_factory=dict)
+    # Pending redraws of DM sheet images, by (match id, player id, turn).
+    redraws: dict[tuple[int, str, int], asyncio.Task[None]] = field(default_factory=dict)
     # Players whose DMs are closed, per match, already told once to use /orders.
     dm_closed: set[tuple[int, str]] = field(default_factory=set)
     # Called with the latency of every interaction acknowledgement (the benchmark listens).
@@ -202,6 +204,13 @@ class Runtime:
             where = "in this server" if guild_id is not None else "of yours"
             raise NotFoundError(f"There is no match #{match_id} {where}.")
         return match
+
+    async def cancel_redraws(self) -> None:
+        """Drop the pending redraws of DM sheet images (the bot is closing)."""
+        pending = list(self.redraws.values())
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     def known_name(self, player_id: str) -> str | None:
         """A computer seat's label, or the name last read from Discord for a player."""
