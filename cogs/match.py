@@ -22,10 +22,18 @@ from cogs.runtime import (
     seat_of,
     side_name,
     timestamp,
+    write_log,
 )
 from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
-from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
+from cogs.split import (
+    EMBED_FIELD_VALUE_LIMIT,
+    SELECT_OPTIONS_LIMIT,
+    clip,
+    paged_embeds,
+    send_embeds,
+)
 from engine.state import RULESETS
+from service.errors import NotFoundError
 from service.matches import (
     COMPUTER_DESCRIPTIONS,
     COMPUTER_LEVELS,
@@ -37,6 +45,8 @@ REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
 # A week without posts before Discord hides the thread.
 THREAD_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
+# A turn's log longer than an embed field travels as a file.
+HISTORY_LOG_INLINE = EMBED_FIELD_VALUE_LIMIT
 
 
 async def find_match(
@@ -461,18 +471,87 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         ] or ["You have no matches; `/match create` starts one."]
         await send_embeds(interaction, paged_embeds("Your matches", lines))
 
-    @app_commands.command(name="board", description="The public board of a match")
-    async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    @app_commands.command(
+        name="board", description="The public board of a match, now or after a turn"
+    )
+    @app_commands.describe(
+        match="The match (by default the one of this thread)",
+        turn="A resolved turn: the board after it, with its moves and its log",
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        match: int | None = None,
+        turn: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         runtime = self.runtime
         found = await find_match(runtime, interaction, match)
-        current, view = await runtime.view(found.id, None)
-        png = await runtime.compute(draw_board, runtime.state_doc(current))
-        await interaction.followup.send(
-            f"Match #{found.id}, turn {view.turn}",
-            file=discord.File(io.BytesIO(png), filename="board.png"),
-            ephemeral=True,
+        if turn is None:
+            current, view = await runtime.view(found.id, None)
+            png = await runtime.compute(draw_board, runtime.state_doc(current))
+            await interaction.followup.send(
+                f"Match #{found.id}, turn {view.turn}",
+                file=discord.File(io.BytesIO(png), filename="board.png"),
+                ephemeral=True,
+            )
+            return
+        try:
+            record = await runtime.matches.history(found.id, turn)
+        except NotFoundError:
+            raise RefusalError(
+                f"Turn {turn} of match #{found.id} has not been resolved; `/match history` "
+                "lists the turns that have."
+            ) from None
+        before: dict[str, Any] | None
+        if turn > 1:
+            before = (await runtime.matches.history(found.id, turn - 1)).state
+        else:
+            before = (await runtime.matches.get_match(found.id, with_state=True)).initial_state
+        names = {
+            str(seat.side): display_name(interaction, runtime, seat.player_id)
+            for seat in found.seats
+            if seat.side
+        }
+        png = await runtime.compute(draw_board, record.state, record.report, names)
+        summary, log_lines = await runtime.compute(
+            write_log, before, record.state, record.report, names
         )
+        embed = discord.Embed(
+            title=f"Match #{found.id} · turn {turn}",
+            description=clip("\n".join(summary) or "Nothing happened.", 2000),
+        )
+        embed.set_image(url=f"attachment://turn-{turn}.png")
+        files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
+        log_text = "\n".join(log_lines) or "Nothing happened."
+        if len(log_text) <= HISTORY_LOG_INLINE:
+            embed.add_field(name="Log", value=log_text, inline=False)
+        else:
+            embed.add_field(name="Log", value="attached (long)", inline=False)
+            files.append(
+                discord.File(io.BytesIO(log_text.encode()), filename=f"turn-{turn}-log.txt")
+            )
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+    @app_commands.command(name="history", description="The resolved turns of a match")
+    async def history(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        turns = await self.runtime.matches.turns(found.id)
+        causes = {"confirmed": "both confirmed", "deadline": "at the deadline"}
+        lines = [
+            f"Turn {record.turn} · {causes.get(record.cause, record.cause)} · "
+            f"<t:{record.resolved_at // 1000}:f>"
+            + (
+                f" · no orders from {', '.join(side_name(s) for s in record.no_shows)}"
+                if record.no_shows
+                else ""
+            )
+            for record in turns
+        ] or ["No turn has been resolved yet."]
+        if turns:
+            lines.append("`/match board turn:N` shows the board and the log of turn N.")
+        await send_embeds(interaction, paged_embeds(f"Match #{found.id} · turns", lines))
 
     @app_commands.command(name="concede", description="Give up a match")
     async def concede(self, interaction: discord.Interaction, match: int | None = None) -> None:
@@ -561,6 +640,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @resume.autocomplete("match")
     @cancel.autocomplete("match")
     @export.autocomplete("match")
+    @history.autocomplete("match")
     async def _match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
