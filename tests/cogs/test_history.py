@@ -34,7 +34,7 @@ async def test_history_lists_turns_and_board_shows_an_earlier_one(world: World) 
         board = await shown.wait_done(timeout=TIMEOUT)
         assert shown.ephemeral
         assert board.embeds[0]["title"] == f"Match #{match_id} · turn 1"
-        assert [a.filename for a in board.attachments][0] == "turn-1.png"
+        assert board.attachments[0].filename == "turn-1.png"
         # The same public picture the thread got for that turn.
         assert board.attachments[0].data == post.attachments[0].data
 
