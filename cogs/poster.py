@@ -638,9 +638,15 @@ class Poster:
             if told.has_orders
             else ("You have given no orders yet")
         )
+        warning = (
+            f"\n⚠️ **Missing this deadline without orders forfeits the match** "
+            f"({match.no_show_limit} turn(s) in a row without orders forfeit)."
+            if told.forfeits_if_missed
+            else ""
+        )
         embed = discord.Embed(
             title=f"Match #{match.id}, turn {match.turn}",
-            description=f"{given}; the deadline is {timestamp(told.deadline_at)}.",
+            description=f"{given}; the deadline is {timestamp(told.deadline_at)}.{warning}",
         )
         self._keyed(embed, item)
         try:

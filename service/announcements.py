@@ -206,6 +206,8 @@ class Reminder(_MatchAnnouncement):
     deadline_at: int
     point_seconds: int
     has_orders: bool
+    # Missing this deadline without orders would forfeit the match (the no-show limit).
+    forfeits_if_missed: bool = False
 
     def key(self) -> str:
         return (
