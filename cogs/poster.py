@@ -70,6 +70,7 @@ from service.announcements import (
     Reminder,
     Resumed,
     ResumeRequested,
+    SeatHandedOver,
     TurnResolved,
     UnknownAnnouncementError,
     decode,
@@ -183,6 +184,7 @@ class Poster:
                 )
             ),
             Extended: self._and_sheets(self._simple(_extended_text)),
+            SeatHandedOver: self._seat_handed_over,
         }
 
     # -- kinds owned by other cogs
@@ -521,6 +523,45 @@ class Poster:
             return ref
 
         return post_and_close
+
+    async def _seat_handed_over(self, item: Item, told: SeatHandedOver) -> str:
+        match = await self._match_of(told)
+        channel = await self._channel(match)
+        new, old = told.new_player_id, told.old_player_id
+        text = (
+            f"A moderator gave {side_name(str(told.side))}'s seat to {self._who(new)}"
+            + (f" (it was {self._who(old)}'s)" if old else "")
+            + "; the side's position and this turn's orders so far stay."
+        )
+        if not is_computer(new):
+            text += (
+                f" {mention(new)}: `/orders` in this thread opens your sheet for turn "
+                f"{told.turn}; from the next turn it comes by DM."
+            )
+            if isinstance(channel, discord.Thread):
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.add_user(discord.Object(int(new)))
+        embed = discord.Embed(description=text)
+        message = await channel.send(
+            content=None if is_computer(new) else mention(new),
+            embed=self._keyed(embed, item, f"match #{match.id}"),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        if old is not None and not is_computer(old):
+            await close_dm_sheet(
+                self.bot,
+                self.runtime,
+                match.id,
+                old,
+                turn=told.turn,
+                footer=f"A moderator gave your seat in match #{match.id} to another player.",
+            )
+        return str(message.id)
+
+    def _who(self, player_id: str | None) -> str:
+        if player_id is not None and is_computer(player_id):
+            return self.runtime.known_name(player_id) or "the computer"
+        return mention(player_id)
 
     async def _match_of(self, told: Any) -> MatchRecord:
         """The match a match announcement is about, as it is now."""

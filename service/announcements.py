@@ -308,6 +308,23 @@ class Extended(_MatchAnnouncement):
         return f"match:{self.match_id}:v{self.version}:extended"
 
 
+@dataclass(frozen=True, slots=True)
+class SeatHandedOver(_MatchAnnouncement):
+    """A moderator gave a side's seat to another player, or to the computer (or back)."""
+
+    kind: ClassVar[str] = "seat_handed_over"
+    _sides: ClassVar[tuple[str, ...]] = ("side",)
+    by: str
+    turn: int
+    side: Side
+    old_player_id: str | None
+    new_player_id: str
+    version: int = 0
+
+    def key(self) -> str:
+        return f"match:{self.match_id}:v{self.version}:seat:{self.side}"
+
+
 # --- leagues ----------------------------------------------------------------------------------
 
 
@@ -493,6 +510,7 @@ KINDS: dict[str, type[Announcement]] = {
         Paused,
         Resumed,
         Extended,
+        SeatHandedOver,
         LeagueStarted,
         RoundOpened,
         LeagueResult,
