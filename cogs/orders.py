@@ -24,7 +24,7 @@ from cogs.sheet import (
     update_dm_sheet,
 )
 from cogs.split import MESSAGE_LIMIT, split_text
-from engine.notation import format_orders
+from engine.notation import HELP_TEXT, format_orders
 from service.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 # "#12 cast Fireball on E5" picks a match when a player is in several.
 MATCH_PREFIX = re.compile(r"^\s*#(\d{1,18})\s*[:,-]?\s*")
 PLAYING = ("active", "paused")
+HELP_WORDS = ("help", "?")
 
 
 def split_prefixes(content: str) -> tuple[int | None, str]:
@@ -131,6 +132,9 @@ class OrdersCog(commands.Cog):
         """Apply orders typed in a DM and answer with what each line did and the echo."""
         runtime = self.runtime
         named, content = split_prefixes(content)
+        if content.strip().lower() in HELP_WORDS:
+            # The notation is the same in every match, so it needs none.
+            return f"```\n{HELP_TEXT}\n```"
         if named is not None:
             match_id = (await runtime.scoped_match(None, player_id, named)).id
         else:

@@ -113,6 +113,9 @@ class _Player:
             given = add_orders(orders, command.orders)
             await self.matches.submit_orders(self.match_id, self.player_id, given, turn=turn)
             described = "; ".join(format_order(o, ctx) for o in command.orders)
+            replaced = [o for o in all_orders(orders) if o not in all_orders(given)]
+            if replaced:
+                described += f" (replaces {'; '.join(format_order(o, ctx) for o in replaced)})"
             return _Step(f"✅ {described}", given, False)
         if action is Action.CANCEL:
             listed = all_orders(orders)
