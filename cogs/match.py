@@ -17,6 +17,7 @@ from cogs.runtime import (
     Runtime,
     display_name,
     draw_board,
+    escaped,
     mention,
     runtime_of,
     seat_of,
@@ -515,7 +516,11 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         }
         png = await runtime.compute(draw_board, record.state, record.report, names)
         summary, log_lines = await runtime.compute(
-            write_log, before, record.state, record.report, names
+            write_log,
+            before,
+            record.state,
+            record.report,
+            {k: escaped(v) for k, v in names.items()},
         )
         embed = discord.Embed(
             title=f"Match #{found.id} · turn {turn}",

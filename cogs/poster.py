@@ -31,6 +31,7 @@ from cogs.runtime import (
     Runtime,
     draw_board,
     draw_replay,
+    escaped,
     mention,
     runtime_of,
     side_name,
@@ -575,8 +576,8 @@ class Poster:
         embed = discord.Embed(
             title=f"Match #{match.id}",
             description=(
-                f"**{await self.name_of(told.creator_id)}** challenges "
-                + (f"**{await self.name_of(opponent)}**" if opponent else "anyone")
+                f"**{escaped(await self.name_of(told.creator_id))}** challenges "
+                + (f"**{escaped(await self.name_of(opponent))}**" if opponent else "anyone")
                 + f".\nRuleset {match.ruleset}, realm {match.realm}, "
                 f"{_duration(match.turn_seconds)} per turn; {_absence_rules(match)}."
             ),
@@ -592,7 +593,7 @@ class Poster:
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, self.runtime.state_doc(match), None, names)
         sides = "\n".join(
-            f"{side_name(seat.side)}: **{names.get(str(seat.side), '?')}** ({seat.house})"
+            f"{side_name(seat.side)}: **{escaped(names.get(str(seat.side), '?'))}** ({seat.house})"
             for seat in sorted(match.seats, key=lambda s: str(s.side) != "red")
         )
         embed = discord.Embed(
@@ -731,7 +732,7 @@ class Poster:
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, record.state, record.report, names)
         summary, lines = await self.runtime.compute(
-            write_log, before, record.state, record.report, names
+            write_log, before, record.state, record.report, _escaped_all(names)
         )
         embed = discord.Embed(
             title=f"Match #{match.id} · turn {turn} resolved",
@@ -739,7 +740,7 @@ class Poster:
         )
         cause = "both players confirmed" if record.cause == "confirmed" else "the deadline passed"
         absent = ", ".join(
-            f"{side_name(n.side)} ({names.get(str(n.side), '?')})" for n in told.no_shows
+            f"{side_name(n.side)} ({escaped(names.get(str(n.side), '?'))})" for n in told.no_shows
         )
         add_field_safely(embed, "Why now", cause + (f"; no orders from {absent}" if absent else ""))
         if told.next_turn is not None:
@@ -783,7 +784,7 @@ class Poster:
         winner = told.winner
         reason = told.reason or match.end_reason or "the game ended"
         if winner:
-            result = f"**{side_name(winner)}** ({names.get(winner, '?')}) wins"
+            result = f"**{side_name(winner)}** ({escaped(names.get(winner, '?'))}) wins"
         else:
             result = "**A draw**"
         embed = discord.Embed(
@@ -814,6 +815,11 @@ class Poster:
         frames: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(initial, None)]
         frames += [(record.state, record.report) for record in records[-REPLAY_FRAMES:]]
         return await self.runtime.compute(draw_replay, frames, names)
+
+
+def _escaped_all(names: dict[str, str]) -> dict[str, str]:
+    """Names for text (the images draw them as they are)."""
+    return {side: escaped(name) for side, name in names.items()}
 
 
 def _grace_text(told: Grace) -> str:

@@ -308,6 +308,12 @@ def is_moderator(interaction: discord.Interaction, role_name: str | None) -> boo
     return role_name is not None and any(role.name == role_name for role in member.roles)
 
 
+def escaped(name: str) -> str:
+    """A player's chosen name as text in a message or embed: its markdown shown as typed, and
+    no ``@everyone`` or ``<@id>`` in it pinging or rendering as a mention."""
+    return discord.utils.escape_markdown(name).replace("@", "@\u200b")
+
+
 def side_name(side: str | None) -> str:
     return {"red": "Red", "blue": "Blue"}.get(side or "", "nobody")
 
