@@ -515,7 +515,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             if seat.side
         }
         png = await runtime.compute(draw_board, record.state, record.report, names)
-        summary, log_lines = await runtime.compute(
+        summary, log_lines, _full = await runtime.compute(
             write_log,
             before,
             record.state,

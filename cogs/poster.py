@@ -731,7 +731,7 @@ class Poster:
             before = (await self.runtime.matches.get_match(match.id, with_state=True)).initial_state
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, record.state, record.report, names)
-        summary, lines = await self.runtime.compute(
+        summary, brief, full = await self.runtime.compute(
             write_log, before, record.state, record.report, _escaped_all(names)
         )
         embed = discord.Embed(
@@ -750,19 +750,24 @@ class Poster:
         self._keyed(embed, item)
         files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
         embed.set_image(url=f"attachment://turn-{turn}.png")
-        log_text = "\n".join(lines) or "Nothing happened."
+        # The post reads on a phone: one line per fight. The strike-by-strike log, when there
+        # is more to it, travels as a file in the same post.
+        brief_text = "\n".join(brief) or "Nothing happened."
+        full_text = "\n".join(full) or "Nothing happened."
         embeds = [embed]
-        pages = split_text(log_text, EMBED_DESCRIPTION_LIMIT)
-        if len(pages) == 1 and len(embed) + len(pages[0]) + 20 <= EMBED_TOTAL_LIMIT:
-            embeds.append(discord.Embed(title=f"Turn {turn} log", description=pages[0]))
-        else:
-            # One post per turn: a long log travels as a file, its beginning shown inline.
-            head = clip(log_text, min(1500, EMBED_TOTAL_LIMIT - len(embed) - 40))
-            embeds.append(
-                discord.Embed(title=f"Turn {turn} log (full log attached)", description=head)
-            )
+        pages = split_text(brief_text, EMBED_DESCRIPTION_LIMIT)
+        fits = len(pages) == 1 and len(embed) + len(pages[0]) + 40 <= EMBED_TOTAL_LIMIT
+        head = (
+            pages[0] if fits else clip(brief_text, min(1500, EMBED_TOTAL_LIMIT - len(embed) - 40))
+        )
+        attached = full_text != brief_text or not fits
+        title = f"Turn {turn} log" + (
+            " (strike by strike in the attached file)" if attached else ""
+        )
+        embeds.append(discord.Embed(title=title, description=head))
+        if attached:
             files.append(
-                discord.File(io.BytesIO(log_text.encode()), filename=f"turn-{turn}-log.txt")
+                discord.File(io.BytesIO(full_text.encode()), filename=f"turn-{turn}-log.txt")
             )
         channel = await self._channel(match)
         message = await channel.send(embeds=embeds, files=files)

@@ -97,9 +97,10 @@ def write_log(
     state_doc: dict[str, Any],
     report_doc: dict[str, Any],
     names: dict[str, str],
-) -> tuple[list[str], list[str]]:
-    """A turn's summary and log lines, naming minions and groups as the public boards before
-    and after the turn show them (never a non-visible spell, G12)."""
+) -> tuple[list[str], list[str], list[str]]:
+    """A turn's summary, its log with one line per fight, and its full log strike by strike,
+    naming minions and groups as the public boards before and after the turn show them (never
+    a non-visible spell, G12)."""
     from cogs.log import LogWriter, Roster, public_report
 
     content = load_content()
@@ -109,8 +110,10 @@ def write_log(
         for doc in (before_doc, state_doc)
         if doc is not None
     ]
+    # Each writer follows the groups' moves in a roster of its own.
+    brief = LogWriter(content, names, Roster.of(content, *views)).lines(report, strikes=False)
     writer = LogWriter(content, names, Roster.of(content, *views))
-    return writer.summary(report), writer.lines(report)
+    return writer.summary(report), brief, writer.lines(report)
 
 
 def draw_sheet(state_doc: dict[str, Any], side: str, orders_doc: dict[str, Any]) -> bytes:
