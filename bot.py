@@ -153,6 +153,7 @@ class MatchBot(commands.AutoShardedBot):
             node_id=self.node_id,
             executor=self.pool,
             workers=max(1, self.workers),
+            challenge_seconds=round(self.settings.challenge_hours * 3600),
         )
         self.runtime = Runtime(
             matches=matches,
@@ -166,6 +167,7 @@ class MatchBot(commands.AutoShardedBot):
             content=load_content(),
             moderator_role=self.settings.moderator_role,
             default_turn_hours=self.settings.default_turn_hours,
+            max_open_challenges=self.settings.max_open_challenges,
             pool=self.pool,
         )
         # Before the poster starts: what a dead run of this node claimed is due again now.

@@ -292,6 +292,19 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         if not isinstance(channel, discord.TextChannel):
             raise RefusalError("Create matches in a text channel, where a thread can be opened.")
         deck_id = await resolve_deck(runtime, player, deck)
+        waiting = [
+            m
+            for m in await runtime.matches.list_matches(
+                player_id=player, guild_id=str(interaction.guild_id), statuses=("open",)
+            )
+            if m.created_by == player
+        ]
+        if len(waiting) >= runtime.max_open_challenges:
+            listing = ", ".join(f"#{m.id}" for m in waiting[:10])
+            raise RefusalError(
+                f"You have {len(waiting)} open challenges already ({listing}); wait for them to "
+                "be taken, or withdraw one with `/match cancel`."
+            )
         hours = turn_hours if turn_hours is not None else runtime.default_turn_hours
         rival = (
             opponent.display_name

@@ -141,7 +141,14 @@ class Poster:
         self._handlers: dict[type[Announcement], Handler] = {
             MatchCreated: self._match_created,
             MatchCancelled: self._and_closed(
-                self._simple(lambda _t: "This match was cancelled before it began.")
+                self._simple(
+                    lambda t: (
+                        "This match was cancelled before it began."
+                        if t.expired_after_hours is None
+                        else f"Nobody took the seat within {t.expired_after_hours:g} hours, so "
+                        "the challenge has expired; `/match create` opens a new one."
+                    )
+                )
             ),
             MatchStarted: self._and_closed(self._match_started),
             OrderSheet: self._order_sheet,

@@ -153,6 +153,7 @@ class Runtime:
     content: Content
     moderator_role: str | None = None
     default_turn_hours: float = 24.0
+    max_open_challenges: int = 3
     _states: OrderedDict[tuple[int, int, bool], tuple[dict[str, Any], GameState]] = field(
         default_factory=OrderedDict
     )

@@ -113,6 +113,8 @@ class MatchCreated(_MatchAnnouncement):
 @dataclass(frozen=True, slots=True)
 class MatchCancelled(_MatchAnnouncement):
     kind: ClassVar[str] = "match_cancelled"
+    # Nobody took the open seat in time (hours), rather than withdrawn.
+    expired_after_hours: float | None = None
 
     def key(self) -> str:
         return f"match:{self.match_id}:cancelled"

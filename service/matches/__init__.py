@@ -75,9 +75,12 @@ class MatchService:
         claim_lease_seconds: float = 120.0,
         executor: Executor | None = None,
         workers: int | None = None,
+        challenge_seconds: int | None = None,
     ) -> None:
         """`workers`: how many workers `executor` runs (a batch of resolutions is cut into
-        that many pieces); the number of cores when not given."""
+        that many pieces); the number of cores when not given. `challenge_seconds`: how long
+        an open seat waits before the match expires (None: forever)."""
+        self.challenge_seconds = challenge_seconds
         self._core = MatchCore(
             store,
             clock,
@@ -174,6 +177,12 @@ class MatchService:
 
     async def cancel_match(self, match_id: int, player_id: str) -> MatchRecord:
         return await self._lifecycle.cancel_match(match_id, player_id)
+
+    async def expire_challenges(self) -> int:
+        """Cancel the open matches older than the challenge lifetime (none without one)."""
+        if self.challenge_seconds is None:
+            return 0
+        return await self._lifecycle.expire_challenges(self.challenge_seconds)
 
     async def start_match(self, match_id: int, player_id: str) -> MatchRecord:
         return await self._lifecycle.start_match(match_id, player_id)
