@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from cogs.runtime import escaped
+from cogs.runtime import escaped, timestamp
 from cogs.split import MESSAGE_LIMIT, split_code_block, split_text
 from render.tables import StandingRow, render_standings
 from service import OutboxRecord
@@ -127,8 +127,8 @@ def league_text(told: Announcement, summary: SeasonSummary | None = None) -> str
     if isinstance(told, RoundOpened):
         return (
             f"**{told.league}**: round {told.round_no} of {told.rounds} is open. Choose a deck "
-            f"in your match thread; matches not started <t:{told.start_deadline // 1000}:R> are "
-            f"forfeited.\n```\n{told.pairings}\n```"
+            f"in your match thread; matches not started by {timestamp(told.start_deadline)} "
+            f"are forfeited.\n```\n{told.pairings}\n```"
         )
     if isinstance(told, LeagueResult):
         return (
