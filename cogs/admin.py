@@ -18,7 +18,7 @@ from cogs.runtime import (
     side_name,
     timestamp,
 )
-from cogs.split import paged_embeds, send_embeds
+from cogs.split import clip, paged_embeds, send_embeds
 from service import MatchRecord, OutboxStatus, SeatRecord
 from service.matches import (
     COMPUTER_DESCRIPTIONS,
@@ -188,10 +188,22 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
     async def outbox(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.runtime.outbox.store
+        guild = str(interaction.guild_id)
         async with store.read() as s:
-            counts = {status: await s.count_outbox(status) for status in OutboxStatus}
+            counts = {
+                status: await s.count_outbox(status, guild_id=guild) for status in OutboxStatus
+            }
+            dead = await s.dead_outbox(guild, limit=10)
         text = ", ".join(f"{n} {status}" for status, n in counts.items())
-        await interaction.followup.send(f"Outbox: {text}.", ephemeral=True)
+        lines = [f"This server's match announcements: {text}."]
+        if dead:
+            lines.append("Given up (latest first):")
+            lines += [
+                f"- match #{row.match_id}, {row.kind.replace('_', ' ')} after {row.attempts} "
+                f"attempt(s): {clip(row.last_error or 'no error recorded', 200)}"
+                for row in dead
+            ]
+        await send_embeds(interaction, paged_embeds("Outbox", lines))
 
 
 async def setup(bot: commands.Bot) -> None:
