@@ -33,7 +33,7 @@ from engine.orders import all_orders
 from sandbox import Sandbox
 from sandbox.models import Channel, Guild, Message
 from sandbox.players import ScriptedPlayer
-from sandbox.transcript import render_transcript, save_images
+from sandbox.transcript import render_message, render_transcript, save_images
 from service.clock import Clock, SystemClock
 from service.deadlines import DeadlineAlarm
 from service.decks import DeckService
@@ -59,6 +59,8 @@ To run on real Discord:
 """
 
 SANDBOX_DIR = PROJECT_ROOT / "var" / "sandbox"
+# The demo prints and saves each player's order sheets of this many first turns.
+DEMO_SHEET_TURNS = 2
 
 
 def configure_logging(level: str) -> None:
@@ -151,6 +153,7 @@ class MatchBot(commands.AutoShardedBot):
             node_id=self.node_id,
             executor=self.pool,
             workers=max(1, self.workers),
+            challenge_seconds=round(self.settings.challenge_hours * 3600),
         )
         self.runtime = Runtime(
             matches=matches,
@@ -164,6 +167,7 @@ class MatchBot(commands.AutoShardedBot):
             content=load_content(),
             moderator_role=self.settings.moderator_role,
             default_turn_hours=self.settings.default_turn_hours,
+            max_open_challenges=self.settings.max_open_challenges,
             pool=self.pool,
         )
         # Before the poster starts: what a dead run of this node claimed is due again now.
@@ -191,6 +195,8 @@ class MatchBot(commands.AutoShardedBot):
         if self.alarm is not None:
             await self.alarm.stop()
             self.alarm = None
+        if self.runtime is not None:
+            await self.runtime.cancel_redraws()
         # Unloads the extensions too, which stops the poster before the database closes.
         await super().close()
         if self.store is not None and self._given_store is None:
@@ -329,12 +335,43 @@ class Demo:
             turns = await self.play(bot, thread, match_id, max_turns)
             print(render_transcript(self.sandbox, thread))
             saved = await asyncio.to_thread(save_images, self.sandbox, thread, out_dir)
-            print(f"Played {turns} turn(s); {len(saved)} image(s) saved under {out_dir}.")
+            sheets = 0
+            for player in (self.alice, self.bob):
+                text, images = await asyncio.to_thread(
+                    self.dm_sheets, player, match_id, out_dir / f"dm-{player.user.name.lower()}"
+                )
+                print(text)
+                sheets += len(images)
+            print(
+                f"Played {turns} turn(s); {len(saved)} image(s) of the thread saved under "
+                f"{out_dir}, and {sheets} of the players' order sheets under its dm-* folders."
+            )
         finally:
             await bot.close()
             with contextlib.suppress(asyncio.CancelledError):
                 await runner
         return 0
+
+    def dm_sheets(
+        self, player: ScriptedPlayer, match_id: int, directory: Path
+    ) -> tuple[str, list[Path]]:
+        """The player's DMs for the first turns as text (each sheet as it ended its turn, with
+        the bot's replies to the typed orders), and the sheets' images saved."""
+        lines = [f"== DM with {player.user.name}: the order sheets of the first turns =="]
+        directory.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        last = f"Match #{match_id} · turn {DEMO_SHEET_TURNS + 1} "
+        for message in self.sandbox.state.channel_history(player.dm.id):
+            if _titled([message], last):
+                break
+            lines.extend(render_message(self.sandbox, message))
+            for attachment in message.attachments:
+                if attachment.filename.endswith(".png"):
+                    turn = len(written) + 1
+                    path = directory / f"{turn:03d}-turn-{turn}-{attachment.filename}"
+                    path.write_bytes(attachment.data)
+                    written.append(path)
+        return "\n".join(lines) + "\n", written
 
     def _thread(self) -> Channel | None:
         return next(

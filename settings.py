@@ -40,6 +40,10 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     # The name this process's claims carry in the database; see default_node_id.
     node_id: str = "main"
+    # An open seat nobody takes within this many hours expires; at most this many open
+    # challenges per player.
+    challenge_hours: float = 72.0
+    max_open_challenges: int = 3
 
     @property
     def sandbox_mode(self) -> bool:
@@ -175,4 +179,11 @@ def load_settings(
         shard_count=shard_count,
         shard_ids=shard_ids,
         node_id=node_id,
+        challenge_hours=_parse_hours(
+            "SANCTUM_CHALLENGE_HOURS", get("SANCTUM_CHALLENGE_HOURS"), 72.0
+        ),
+        max_open_challenges=_parse_int(
+            "SANCTUM_MAX_OPEN_CHALLENGES", get("SANCTUM_MAX_OPEN_CHALLENGES"), minimum=1
+        )
+        or 3,
     )

@@ -1,4 +1,6 @@
-"""/admin: moderators pause, resume and extend matches, and look at the outbox."""
+"""/admin: moderators list the server's matches and who is late, pause, resume and extend
+them, forfeit or cancel one, hand a seat to another player or the computer, and look at the
+outbox."""
 
 from __future__ import annotations
 
@@ -7,8 +9,29 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.errors import RefusalError
-from cogs.runtime import Runtime, is_moderator, runtime_of
-from service import MatchRecord, OutboxStatus
+from cogs.runtime import (
+    Runtime,
+    display_name,
+    is_moderator,
+    mention,
+    runtime_of,
+    side_name,
+    timestamp,
+)
+from cogs.split import clip, paged_embeds, send_embeds
+from service import MatchRecord, OutboxStatus, SeatRecord
+from service.matches import (
+    COMPUTER_DESCRIPTIONS,
+    COMPUTER_LEVELS,
+    COMPUTER_PREFIX,
+    is_computer,
+)
+
+SIDES = [
+    app_commands.Choice(name="Red", value="red"),
+    app_commands.Choice(name="Blue", value="blue"),
+]
+LISTED = ("open", "active", "paused")
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -67,14 +90,120 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             f"Match #{found.id}'s deadline is extended.", ephemeral=True
         )
 
+    @app_commands.command(name="matches", description="This server's matches and who is late")
+    async def matches(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        runtime = self.runtime
+        found = await runtime.matches.list_matches(
+            guild_id=str(interaction.guild_id), statuses=LISTED, limit=50
+        )
+        lines = []
+        for match in found:
+            head = f"**#{match.id}** · {match.status} · turn {match.turn}"
+            if match.status == "active":
+                head += f" · deadline {timestamp(match.deadline_at)}"
+            lines.append(head + (f" · <#{match.channel_id}>" if match.channel_id else ""))
+            for seat in match.seats:
+                lines.append(f"  {await self._seat_line(interaction, match, seat)}")
+        await send_embeds(
+            interaction,
+            paged_embeds("Matches in this server", lines or ["No match is open or in progress."]),
+        )
+
+    async def _seat_line(
+        self, interaction: discord.Interaction, match: MatchRecord, seat: SeatRecord
+    ) -> str:
+        who = (
+            display_name(interaction, self.runtime, seat.player_id)
+            if seat.player_id and is_computer(seat.player_id)
+            else mention(seat.player_id)
+        )
+        line = f"{side_name(seat.side) if seat.side else 'Seat'}: {who}"
+        if match.status != "active" or seat.player_id is None:
+            return line
+        record = await self.runtime.matches.current_orders(match.id, seat.player_id)
+        line += " — ✅ confirmed" if record is not None and record.confirmed else " — ⏳ waiting"
+        if seat.no_shows:
+            line += f" · {seat.no_shows} missed turn(s) in a row"
+        return line
+
+    @app_commands.command(name="forfeit", description="End a match in progress as lost by a side")
+    @app_commands.choices(side=SIDES)
+    async def forfeit(self, interaction: discord.Interaction, match: int, side: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self._moderated(interaction, match)
+        await self.runtime.matches.forfeit(found.id, side)
+        await interaction.followup.send(
+            f"Match #{found.id} is over: {side_name(side)} forfeits.", ephemeral=True
+        )
+
+    @app_commands.command(
+        name="cancel", description="Cancel a match, begun or not, without a winner"
+    )
+    async def cancel(self, interaction: discord.Interaction, match: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self._moderated(interaction, match)
+        await self.runtime.matches.moderator_cancel(found.id)
+        await interaction.followup.send(f"Match #{found.id} is cancelled.", ephemeral=True)
+
+    @app_commands.command(
+        name="seat", description="Give a side's seat to another player, or to the computer"
+    )
+    @app_commands.describe(
+        side="The side whose seat changes hands",
+        player="Who plays it from now on",
+        computer="Or the computer at this level (give the seat back later with `player`)",
+    )
+    @app_commands.choices(
+        side=SIDES,
+        computer=[
+            app_commands.Choice(name=f"{level}: {COMPUTER_DESCRIPTIONS[level]}", value=level)
+            for level in COMPUTER_LEVELS
+        ],
+    )
+    async def seat(
+        self,
+        interaction: discord.Interaction,
+        match: int,
+        side: str,
+        player: discord.User | None = None,
+        computer: str | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if (player is None) == (computer is None):
+            raise RefusalError("Name either the `player` who takes the seat or a `computer` level.")
+        if player is not None and player.bot:
+            raise RefusalError("Bots cannot play; give the seat to a person or the computer.")
+        found = await self._moderated(interaction, match)
+        if player is not None:
+            self.runtime.names[str(player.id)] = player.display_name
+        taker = str(player.id) if player is not None else f"{COMPUTER_PREFIX}{computer}"
+        await self.runtime.matches.hand_seat(found.id, side, taker, str(interaction.user.id))
+        who = player.mention if player is not None else f"the computer ({computer})"
+        await interaction.followup.send(
+            f"{side_name(side)}'s seat in match #{found.id} now belongs to {who}.", ephemeral=True
+        )
+
     @app_commands.command(name="outbox", description="Announcements waiting, delivered and failed")
     async def outbox(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         store = self.runtime.outbox.store
+        guild = str(interaction.guild_id)
         async with store.read() as s:
-            counts = {status: await s.count_outbox(status) for status in OutboxStatus}
+            counts = {
+                status: await s.count_outbox(status, guild_id=guild) for status in OutboxStatus
+            }
+            dead = await s.dead_outbox(guild, limit=10)
         text = ", ".join(f"{n} {status}" for status, n in counts.items())
-        await interaction.followup.send(f"Outbox: {text}.", ephemeral=True)
+        lines = [f"This server's match announcements: {text}."]
+        if dead:
+            lines.append("Given up (latest first):")
+            lines += [
+                f"- match #{row.match_id}, {row.kind.replace('_', ' ')} after {row.attempts} "
+                f"attempt(s): {clip(row.last_error or 'no error recorded', 200)}"
+                for row in dead
+            ]
+        await send_embeds(interaction, paged_embeds("Outbox", lines))
 
 
 async def setup(bot: commands.Bot) -> None:

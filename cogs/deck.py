@@ -60,6 +60,9 @@ def starter_name(house: str, content: Content) -> str:
 
 async def ensure_starter(runtime: Runtime, player_id: str, house: str) -> int:
     """The id of the player's starter deck of ``house``, made on first use."""
+    if house not in runtime.content.houses:
+        houses = ", ".join(f"`{STARTER_PREFIX}{h}`" for h in sorted(runtime.content.houses))
+        raise RefusalError(f"There is no starter deck {house!r}; choose one of {houses}.")
     name = starter_name(house, runtime.content)
     for deck in await runtime.decks.list_decks(player_id):
         if deck.name == name:
@@ -78,7 +81,13 @@ async def resolve_deck(runtime: Runtime, player_id: str, value: str | None) -> i
     if value.lower().startswith(STARTER_PREFIX):
         return await ensure_starter(runtime, player_id, value[len(STARTER_PREFIX) :].lower())
     if value.lstrip("#").isdigit():
-        return int(value.lstrip("#"))
+        deck_id = int(value.lstrip("#"))
+        if not any(d.id == deck_id for d in await runtime.decks.list_decks(player_id)):
+            raise RefusalError(
+                f"You have no deck #{deck_id}: `/deck list` shows yours, or choose a "
+                "ready-made `starter:` deck."
+            )
+        return deck_id
     for deck in await runtime.decks.list_decks(player_id):
         if deck.name.lower() == value.lower():
             return deck.id

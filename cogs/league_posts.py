@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from cogs.runtime import escaped, timestamp
 from cogs.split import MESSAGE_LIMIT, split_code_block, split_text
 from render.tables import StandingRow, render_standings
 from service import OutboxRecord
@@ -126,8 +127,8 @@ def league_text(told: Announcement, summary: SeasonSummary | None = None) -> str
     if isinstance(told, RoundOpened):
         return (
             f"**{told.league}**: round {told.round_no} of {told.rounds} is open. Choose a deck "
-            f"in your match thread; matches not started <t:{told.start_deadline // 1000}:R> are "
-            f"forfeited.\n```\n{told.pairings}\n```"
+            f"in your match thread; matches not started by {timestamp(told.start_deadline)} "
+            f"are forfeited.\n```\n{told.pairings}\n```"
         )
     if isinstance(told, LeagueResult):
         return (
@@ -149,8 +150,8 @@ def league_text(told: Announcement, summary: SeasonSummary | None = None) -> str
         )
     if isinstance(told, Withdrawal):
         return (
-            f"{told.name} has withdrawn from {told.league} and will not be paired again; their "
-            "results so far still count."
+            f"{escaped(told.name)} has withdrawn from {told.league} and will not be paired "
+            "again; their results so far still count."
         )
     if isinstance(told, LeagueNotice):
         if told.round_no is not None:

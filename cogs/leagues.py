@@ -501,7 +501,19 @@ class LeagueCog(commands.Cog):
         summary = await self.service.end(
             record.id, by=str(interaction.user.id), moderator=self._moderator(interaction)
         )
-        await self._reply(interaction, f"```\n{summary.to_text()}\n```", ephemeral=True)
+        text = f"```\n{summary.to_text()}\n```"
+        live = []
+        for game in (await self.service.season(record.id)).games:
+            if game.outcome is None and game.match_id is not None:
+                match = await self.runtime.matches.get_match(game.match_id)
+                if match.status in ("active", "paused"):
+                    live.append(f"#{match.id}")
+        if live:
+            text += (
+                f"\nMatches still in progress ({', '.join(live)}) play on to their end, but no "
+                "longer count for the league; `/admin cancel` stops one."
+            )
+        await self._reply(interaction, text, ephemeral=True)
 
     # --- /profile, /leaderboard -------------------------------------------------------------
 

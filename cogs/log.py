@@ -54,11 +54,17 @@ def public_report(report: TurnReport, content: Content) -> TurnReport:
         spell = content.spells.get(str(value)) if value is not None else None
         return spell is not None and not spell.visible
 
+    def secret_source(value: object) -> bool:
+        # A house attribute follows from the house, which both players see: its harm keeps
+        # its cause.
+        spell = content.spells.get(str(value)) if value is not None else None
+        return hidden(value) and not (spell is not None and spell.spell_class == "attribute")
+
     events = []
     for event in report.events:
         if hidden(event.get("spell")):
             continue
-        if hidden(event.get("source")):
+        if secret_source(event.get("source")):
             events.append(Event(event.kind, tuple(p for p in event.fields if p[0] != "source")))
         else:
             events.append(event)
@@ -89,7 +95,12 @@ class Roster:
                 roster.groups.setdefault(group.id, (side, group.coord.name))
                 for m in group.minions:
                     unit = content.units.get(m.unit)
-                    what = unit.name.lower() if unit is not None else m.unit
+                    # A summoned creature's unit is no unit type: it carries its own name.
+                    what = (
+                        unit.name.lower()
+                        if unit is not None
+                        else (m.name or m.unit.replace("_", " ")).lower()
+                    )
                     if "hero" in m.traits and m.name:
                         what = m.name
                     roster.minions.setdefault(m.id, (side, what))
@@ -194,8 +205,47 @@ class LogWriter:
             if isinstance(minion, int):
                 self.roster.minions[minion] = (str(event.get("side")), str(event.get("trained_as")))
 
-    def lines(self, report: TurnReport) -> list[str]:
-        return [text for event in report.events if (text := self.line(event))]
+    def lines(self, report: TurnReport, *, strikes: bool = True) -> list[str]:
+        """The log, event by event; without ``strikes`` each fight is one line of what each
+        side lost (the strike-by-strike detail is for the full log)."""
+        if strikes:
+            return [text for event in report.events if (text := self.line(event))]
+        out: list[str] = []
+        fight: list[Event] | None = None
+        for event in report.events:
+            if event.kind == "combat":
+                fight = [event]
+            elif fight is not None:
+                fight.append(event)
+                if event.kind == "combat_ended":
+                    out.append(self.fight(fight))
+                    fight = None
+                    continue
+            if fight is None and (text := self.line(event)):
+                out.append(text)
+            elif fight is not None:
+                self._follow(event)
+        if fight is not None:
+            out.append(self.fight(fight))
+        return out
+
+    def fight(self, events: list[Event]) -> str:
+        """``Fight on G6 and G7: Blue loses 2 swordsmen and 2 archers, Red none``."""
+        start = events[0]
+        sides = start.get("sides")
+        order = [str(s) for s in sides] if isinstance(sides, tuple) else ["red", "blue"]
+        lost: dict[str, Counter[str]] = {side: Counter() for side in order}
+        for event in events:
+            if event.kind == "died":
+                lost.setdefault(str(event.get("side")), Counter())[_unit_name(self, event)] += 1
+        parts = []
+        for side, units in sorted(lost.items(), key=lambda item: -sum(item[1].values())):
+            if units:
+                losses = ", ".join(_counted(n, unit) for unit, n in units.items())
+                parts.append(f"{_side(side)} loses {_and(losses)}")
+            else:
+                parts.append(f"{_side(side)} none")
+        return f"Fight on {start.get('at')} and {start.get('against')}: {', '.join(parts)}"
 
     def summary(self, report: TurnReport) -> list[str]:
         """A few lines: casts, moves, deaths, captures and initiative, counted per side."""
@@ -270,7 +320,13 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "strike": lambda log, e: (
         f"  {_capital(log.minion(e.get('attacker')))} {'hits' if e.get('hit') else 'misses'} "
         f"{log.minion(e.get('victim'))}"
-        + (f" for {e.get('damage')} ({_left(e.get('hp'))} hp left)" if e.get("hit") else "")
+        + (
+            ""
+            if not e.get("hit")
+            else f", but its armour soaks the blow ({_left(e.get('hp'))} hp left)"
+            if not e.get("damage")
+            else f" for {e.get('damage')} ({_left(e.get('hp'))} hp left)"
+        )
     ),
     "combat_ended": lambda log, e: (
         f"  the fight ends after {e.get('rounds')} round(s){log.reason(e)}"
@@ -331,17 +387,51 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _unit(log: LogWriter, event: Event) -> str:
-    """The minion that died, by the event's unit (the boards may no longer show it)."""
+def _unit_name(log: LogWriter, event: Event) -> str:
+    """What the minion of an event is, in words: a hero's own name, or its unit's name (the
+    boards may no longer show it; never the engine's unit id)."""
     minion = event.get("minion")
     known = log.roster.minions.get(minion) if isinstance(minion, int) else None
     unit = known[1] if known is not None else event.get("unit")
     if not unit:
-        return log.minion(minion)
+        return "minion"
     what = str(unit)
+    found = log.content.units.get(what)
+    return found.name.lower() if found is not None else what.replace("_", " ")
+
+
+def _unit(log: LogWriter, event: Event) -> str:
+    """The minion that died, with its article."""
+    if not event.get("unit") and not isinstance(event.get("minion"), int):
+        return log.minion(event.get("minion"))
+    what = _unit_name(log, event)
     if what[:1].isupper():  # a hero's own name
         return what
     return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+
+
+def _counted(n: int, unit: str) -> str:
+    """``2 swordsmen``, ``an archer``, or a hero's name."""
+    if unit[:1].isupper():
+        return unit
+    if n == 1:
+        return f"{'an' if unit[:1] in 'aeiou' else 'a'} {unit}"
+    plural = (
+        unit[:-3] + "men"
+        if unit.endswith("man")
+        else unit + "es"
+        if unit.endswith(("s", "x", "ch", "sh"))
+        else unit[:-1] + "ies"
+        if unit.endswith("y") and unit[-2:-1] not in "aeiou"
+        else unit + "s"
+    )
+    return f"{n} {plural}"
+
+
+def _and(listing: str) -> str:
+    """``a, b, c`` as ``a, b and c``."""
+    head, _, last = listing.rpartition(", ")
+    return f"{head} and {last}" if head else last
 
 
 def _mana(value: object) -> str:

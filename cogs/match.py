@@ -17,14 +17,22 @@ from cogs.runtime import (
     Runtime,
     display_name,
     draw_board,
+    escaped,
     mention,
     runtime_of,
     seat_of,
     side_name,
     timestamp,
+    write_log,
 )
 from cogs.sheet.ids import JOIN, JOIN_DECK, ComponentId, PersistentItem
-from cogs.split import SELECT_OPTIONS_LIMIT, clip, paged_embeds, send_embeds
+from cogs.split import (
+    EMBED_FIELD_VALUE_LIMIT,
+    SELECT_OPTIONS_LIMIT,
+    clip,
+    paged_embeds,
+    send_embeds,
+)
 from engine.state import RULESETS
 from service.errors import NotFoundError
 from service.matches import (
@@ -33,12 +41,13 @@ from service.matches import (
     COMPUTER_PREFIX,
     is_computer,
 )
-from service.scope import in_scope
 
 REALMS = ("veldt", "volgaria", "badlands", "great_frost", "arboria", "random")
 OPEN_STATUSES = ("open", "active", "paused")
 # A week without posts before Discord hides the thread.
 THREAD_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
+# A turn's log longer than an embed field travels as a file.
+HISTORY_LOG_INLINE = EMBED_FIELD_VALUE_LIMIT
 
 
 async def find_match(
@@ -72,17 +81,8 @@ def _guild_of(interaction: discord.Interaction) -> str | None:
 async def scoped_match(
     runtime: Runtime, interaction: discord.Interaction, match_id: int
 ) -> MatchLike:
-    """Match ``match_id`` if the one asking may act on it; another server's match is refused
-    as if it did not exist, so its players and thread stay unseen."""
-    guild = _guild_of(interaction)
-    try:
-        match: MatchLike | None = await runtime.matches.get_match(match_id)
-    except NotFoundError:
-        match = None
-    if match is None or not in_scope(match, guild, str(interaction.user.id)):
-        where = "in this server" if guild is not None else "of yours"
-        raise RefusalError(f"There is no match #{match_id} {where}.")
-    return match
+    """Match ``match_id`` if the one asking may act on it (:meth:`Runtime.scoped_match`)."""
+    return await runtime.scoped_match(_guild_of(interaction), str(interaction.user.id), match_id)
 
 
 async def _match_here(runtime: Runtime, channel_id: str, player_id: str) -> MatchLike | None:
@@ -268,27 +268,43 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         no_shows: app_commands.Range[int, 0, 20] = 3,
         grace_hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
     ) -> None:
-        if opponent is not None and computer is not None:
-            # Refused before the public "thinking" reply, so only the player sees it.
-            await interaction.response.send_message(
-                "Choose either an opponent or the computer, not both.", ephemeral=True
-            )
-            return
-        await interaction.response.defer(thinking=True)
+        # Private from the start: a refusal is for the player alone, and everything is checked
+        # before the thread opens, so a refused match leaves nothing behind.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         runtime = self.runtime
         player = str(interaction.user.id)
         runtime.names[player] = interaction.user.display_name
         if opponent is not None:
             runtime.names[str(opponent.id)] = opponent.display_name
-        rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
+        if opponent is not None and computer is not None:
+            raise RefusalError("Choose either an opponent or the computer, not both.")
+        if opponent is not None and opponent.id == interaction.user.id:
+            raise RefusalError(
+                "You cannot play against yourself: challenge someone else, choose a `computer` "
+                "level, or leave `opponent` empty for an open seat."
+            )
         if opponent is not None and opponent.bot:
             raise RefusalError("Bots cannot play; challenge a person or leave the seat open.")
+        rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
             channel = channel.parent
         if not isinstance(channel, discord.TextChannel):
             raise RefusalError("Create matches in a text channel, where a thread can be opened.")
         deck_id = await resolve_deck(runtime, player, deck)
+        waiting = [
+            m
+            for m in await runtime.matches.list_matches(
+                player_id=player, guild_id=str(interaction.guild_id), statuses=("open",)
+            )
+            if m.created_by == player
+        ]
+        if len(waiting) >= runtime.max_open_challenges:
+            listing = ", ".join(f"#{m.id}" for m in waiting[:10])
+            raise RefusalError(
+                f"You have {len(waiting)} open challenges already ({listing}); wait for them to "
+                "be taken, or withdraw one with `/match cancel`."
+            )
         hours = turn_hours if turn_hours is not None else runtime.default_turn_hours
         rival = (
             opponent.display_name
@@ -335,11 +351,18 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             await self._start_against_computer(interaction, match, thread, deck_id)
             return
         who = mention(str(opponent.id)) if opponent else "Anyone"
+        invitation = f"{who} can join there with the Join button or `/match join match:{match.id}`."
         await interaction.followup.send(
-            f"Match #{match.id} is in {thread.mention}. {who} can join there with the Join "
-            f"button or `/match join match:{match.id}`."
-            + ("" if deck_id else " Pick your deck with `/match deck` before it starts.")
+            f"Match #{match.id} is in {thread.mention}. {invitation}"
+            + ("" if deck_id else " Pick your deck with `/match deck` before it starts."),
+            ephemeral=True,
         )
+        # The challenge itself is public, for the channel to see.
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(
+                f"{interaction.user.mention} opened match #{match.id} in {thread.mention}. "
+                + invitation
+            )
 
     async def _start_against_computer(
         self,
@@ -351,13 +374,15 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         if deck_id is None:
             await interaction.followup.send(
                 f"Match #{match.id} against the computer is in {thread.mention}. Pick your deck "
-                "with `/match deck`; it starts then."
+                "with `/match deck`; it starts then.",
+                ephemeral=True,
             )
             return
         await start_if_ready(self.runtime, match, str(interaction.user.id))
         await interaction.followup.send(
             f"Match #{match.id} against the computer is in {thread.mention} and has begun. "
-            "Your order sheet comes by DM."
+            "Your order sheet comes by DM.",
+            ephemeral=True,
         )
 
     @app_commands.command(name="join", description="Join an open match")
@@ -389,7 +414,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             ephemeral=True,
         )
 
-    @app_commands.command(name="info", description="Where a match stands")
+    @app_commands.command(
+        name="info", description="Where a match stands, and whose orders it waits for"
+    )
     async def info(self, interaction: discord.Interaction, match: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await find_match(self.runtime, interaction, match)
@@ -397,10 +424,31 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             f"Status: {found.status}; turn {found.turn}; deadline {timestamp(found.deadline_at)}",
             f"Ruleset {found.ruleset}, realm {found.realm}",
         ]
+        playing = found.status in ("active", "paused")
+        waiting = []
         for seat in found.seats:
+            state = ""
+            who = (
+                display_name(interaction, self.runtime, seat.player_id)
+                if seat.player_id is not None and is_computer(seat.player_id)
+                else mention(seat.player_id)
+            )
+            if playing and seat.player_id is not None:
+                ready, detail = await self._turn_state(found, seat.player_id, interaction)
+                state = f" — {detail}"
+                if not ready:
+                    waiting.append(who)
             lines.append(
-                f"{side_name(seat.side) if seat.side else 'Seat'}: {mention(seat.player_id)}"
+                f"{side_name(seat.side) if seat.side else 'Seat'}: {who}"
                 + (f" ({seat.house})" if seat.house else "")
+                + state
+            )
+        if playing:
+            lines.append(
+                f"Waiting for {' and '.join(waiting)}; the turn resolves at the deadline or "
+                "once both confirm."
+                if waiting
+                else "Both have confirmed; the turn is resolving."
             )
         if found.status == "ended":
             winner = f"{side_name(found.winner)} wins" if found.winner else "a draw"
@@ -410,6 +458,19 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.followup.send(
             embeds=paged_embeds(f"Match #{found.id}", lines), ephemeral=True
         )
+
+    async def _turn_state(
+        self, match: MatchLike, player_id: str, interaction: discord.Interaction
+    ) -> tuple[bool, str]:
+        """Whether the player has confirmed this turn, and how to say it to the one asking:
+        whether orders were given at all is the player's own to know (as their reminders)."""
+        record = await self.runtime.matches.current_orders(match.id, player_id)
+        if record is not None and record.confirmed:
+            return True, "✅ confirmed"
+        if player_id != str(interaction.user.id):
+            return False, "⏳ not confirmed yet"
+        given = record is not None and any(v for k, v in record.orders.items() if k != "confirmed")
+        return False, "⏳ your orders are given, not confirmed" if given else "⏳ no orders yet"
 
     @app_commands.command(name="list", description="Your matches")
     async def list_(self, interaction: discord.Interaction) -> None:
@@ -424,18 +485,91 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         ] or ["You have no matches; `/match create` starts one."]
         await send_embeds(interaction, paged_embeds("Your matches", lines))
 
-    @app_commands.command(name="board", description="The public board of a match")
-    async def board(self, interaction: discord.Interaction, match: int | None = None) -> None:
+    @app_commands.command(
+        name="board", description="The public board of a match, now or after a turn"
+    )
+    @app_commands.describe(
+        match="The match (by default the one of this thread)",
+        turn="A resolved turn: the board after it, with its moves and its log",
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        match: int | None = None,
+        turn: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         runtime = self.runtime
         found = await find_match(runtime, interaction, match)
-        current, view = await runtime.view(found.id, None)
-        png = await runtime.compute(draw_board, runtime.state_doc(current))
-        await interaction.followup.send(
-            f"Match #{found.id}, turn {view.turn}",
-            file=discord.File(io.BytesIO(png), filename="board.png"),
-            ephemeral=True,
+        if turn is None:
+            current, view = await runtime.view(found.id, None)
+            png = await runtime.compute(draw_board, runtime.state_doc(current))
+            await interaction.followup.send(
+                f"Match #{found.id}, turn {view.turn}",
+                file=discord.File(io.BytesIO(png), filename="board.png"),
+                ephemeral=True,
+            )
+            return
+        try:
+            record = await runtime.matches.history(found.id, turn)
+        except NotFoundError:
+            raise RefusalError(
+                f"Turn {turn} of match #{found.id} has not been resolved; `/match history` "
+                "lists the turns that have."
+            ) from None
+        before: dict[str, Any] | None
+        if turn > 1:
+            before = (await runtime.matches.history(found.id, turn - 1)).state
+        else:
+            before = (await runtime.matches.get_match(found.id, with_state=True)).initial_state
+        names = {
+            str(seat.side): display_name(interaction, runtime, seat.player_id)
+            for seat in found.seats
+            if seat.side
+        }
+        png = await runtime.compute(draw_board, record.state, record.report, names)
+        summary, log_lines, _full = await runtime.compute(
+            write_log,
+            before,
+            record.state,
+            record.report,
+            {k: escaped(v) for k, v in names.items()},
         )
+        embed = discord.Embed(
+            title=f"Match #{found.id} · turn {turn}",
+            description=clip("\n".join(summary) or "Nothing happened.", 2000),
+        )
+        embed.set_image(url=f"attachment://turn-{turn}.png")
+        files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
+        log_text = "\n".join(log_lines) or "Nothing happened."
+        if len(log_text) <= HISTORY_LOG_INLINE:
+            embed.add_field(name="Log", value=log_text, inline=False)
+        else:
+            embed.add_field(name="Log", value="attached (long)", inline=False)
+            files.append(
+                discord.File(io.BytesIO(log_text.encode()), filename=f"turn-{turn}-log.txt")
+            )
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+    @app_commands.command(name="history", description="The resolved turns of a match")
+    async def history(self, interaction: discord.Interaction, match: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await find_match(self.runtime, interaction, match)
+        turns = await self.runtime.matches.turns(found.id)
+        causes = {"confirmed": "both confirmed", "deadline": "at the deadline"}
+        lines = [
+            f"Turn {record.turn} · {causes.get(record.cause, record.cause)} · "
+            f"<t:{record.resolved_at // 1000}:f>"
+            + (
+                f" · no orders from {', '.join(side_name(s) for s in record.no_shows)}"
+                if record.no_shows
+                else ""
+            )
+            for record in turns
+        ] or ["No turn has been resolved yet."]
+        if turns:
+            lines.append("`/match board turn:N` shows the board and the log of turn N.")
+        await send_embeds(interaction, paged_embeds(f"Match #{found.id} · turns", lines))
 
     @app_commands.command(name="concede", description="Give up a match")
     async def concede(self, interaction: discord.Interaction, match: int | None = None) -> None:
@@ -524,6 +658,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
     @resume.autocomplete("match")
     @cancel.autocomplete("match")
     @export.autocomplete("match")
+    @history.autocomplete("match")
     async def _match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:

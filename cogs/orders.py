@@ -24,14 +24,33 @@ from cogs.sheet import (
     update_dm_sheet,
 )
 from cogs.split import MESSAGE_LIMIT, split_text
-from engine.notation import format_orders
+from engine.notation import HELP_TEXT, format_orders
 from service.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
 # "#12 cast Fireball on E5" picks a match when a player is in several.
-MATCH_PREFIX = re.compile(r"^\s*#(\d{1,20})\s*[:,-]?\s*")
+MATCH_PREFIX = re.compile(r"^\s*#(\d{1,18})\s*[:,-]?\s*")
 PLAYING = ("active", "paused")
+HELP_WORDS = ("help", "?")
+
+
+def split_prefixes(content: str) -> tuple[int | None, str]:
+    """The match a message names with ``#N`` (on any of its lines, all naming the same one),
+    and its lines without the prefixes."""
+    named: set[int] = set()
+    lines = []
+    for line in content.splitlines():
+        prefix = MATCH_PREFIX.match(line)
+        if prefix is not None:
+            named.add(int(prefix.group(1)))
+        lines.append(line if prefix is None else line[prefix.end() :])
+    if len(named) > 1:
+        listing = ", ".join(f"#{n}" for n in sorted(named))
+        raise RefusalError(
+            f"That message names several matches ({listing}); send one message per match."
+        )
+    return (named.pop() if named else None), "\n".join(lines)
 
 
 def reply_text(lines: list[str], sheet: Sheet) -> str:
@@ -112,10 +131,12 @@ class OrdersCog(commands.Cog):
     async def typed_orders(self, player_id: str, content: str) -> str:
         """Apply orders typed in a DM and answer with what each line did and the echo."""
         runtime = self.runtime
-        prefix = MATCH_PREFIX.match(content)
-        if prefix is not None:
-            match_id = int(prefix.group(1))
-            content = content[prefix.end() :]
+        named, content = split_prefixes(content)
+        if content.strip().lower() in HELP_WORDS:
+            # The notation is the same in every match, so it needs none.
+            return f"```\n{HELP_TEXT}\n```"
+        if named is not None:
+            match_id = (await runtime.scoped_match(None, player_id, named)).id
         else:
             mine = await runtime.matches.list_matches(player_id=player_id, statuses=PLAYING)
             if not mine:

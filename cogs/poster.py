@@ -31,6 +31,7 @@ from cogs.runtime import (
     Runtime,
     draw_board,
     draw_replay,
+    escaped,
     mention,
     runtime_of,
     side_name,
@@ -39,7 +40,9 @@ from cogs.runtime import (
 )
 from cogs.sheet import (
     Sheet,
+    close_dm_sheet,
     load_sheet,
+    resolved_footer,
     sheet_embed,
     sheet_image,
     sheet_view,
@@ -68,6 +71,7 @@ from service.announcements import (
     Reminder,
     Resumed,
     ResumeRequested,
+    SeatHandedOver,
     TurnResolved,
     UnknownAnnouncementError,
     decode,
@@ -137,7 +141,14 @@ class Poster:
         self._handlers: dict[type[Announcement], Handler] = {
             MatchCreated: self._match_created,
             MatchCancelled: self._and_closed(
-                self._simple(lambda _t: "This match was cancelled before it began.")
+                self._simple(
+                    lambda t: (
+                        "This match was cancelled before it began."
+                        if t.expired_after_hours is None
+                        else f"Nobody took the seat within {t.expired_after_hours:g} hours, so "
+                        "the challenge has expired; `/match create` opens a new one."
+                    )
+                )
             ),
             MatchStarted: self._and_closed(self._match_started),
             OrderSheet: self._order_sheet,
@@ -181,6 +192,7 @@ class Poster:
                 )
             ),
             Extended: self._and_sheets(self._simple(_extended_text)),
+            SeatHandedOver: self._seat_handed_over,
         }
 
     # -- kinds owned by other cogs
@@ -520,6 +532,45 @@ class Poster:
 
         return post_and_close
 
+    async def _seat_handed_over(self, item: Item, told: SeatHandedOver) -> str:
+        match = await self._match_of(told)
+        channel = await self._channel(match)
+        new, old = told.new_player_id, told.old_player_id
+        text = (
+            f"A moderator gave {side_name(str(told.side))}'s seat to {self._who(new)}"
+            + (f" (it was {self._who(old)}'s)" if old else "")
+            + "; the side's position and this turn's orders so far stay."
+        )
+        if not is_computer(new):
+            text += (
+                f" {mention(new)}: `/orders` in this thread opens your sheet for turn "
+                f"{told.turn}; from the next turn it comes by DM."
+            )
+            if isinstance(channel, discord.Thread):
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.add_user(discord.Object(int(new)))
+        embed = discord.Embed(description=text)
+        message = await channel.send(
+            content=None if is_computer(new) else mention(new),
+            embed=self._keyed(embed, item, f"match #{match.id}"),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        if old is not None and not is_computer(old):
+            await close_dm_sheet(
+                self.bot,
+                self.runtime,
+                match.id,
+                old,
+                turn=told.turn,
+                footer=f"A moderator gave your seat in match #{match.id} to another player.",
+            )
+        return str(message.id)
+
+    def _who(self, player_id: str | None) -> str:
+        if player_id is not None and is_computer(player_id):
+            return self.runtime.known_name(player_id) or "the computer"
+        return mention(player_id)
+
     async def _match_of(self, told: Any) -> MatchRecord:
         """The match a match announcement is about, as it is now."""
         match_id: int = told.match_id
@@ -532,8 +583,8 @@ class Poster:
         embed = discord.Embed(
             title=f"Match #{match.id}",
             description=(
-                f"**{await self.name_of(told.creator_id)}** challenges "
-                + (f"**{await self.name_of(opponent)}**" if opponent else "anyone")
+                f"**{escaped(await self.name_of(told.creator_id))}** challenges "
+                + (f"**{escaped(await self.name_of(opponent))}**" if opponent else "anyone")
                 + f".\nRuleset {match.ruleset}, realm {match.realm}, "
                 f"{_duration(match.turn_seconds)} per turn; {_absence_rules(match)}."
             ),
@@ -549,7 +600,7 @@ class Poster:
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, self.runtime.state_doc(match), None, names)
         sides = "\n".join(
-            f"{side_name(seat.side)}: **{names.get(str(seat.side), '?')}** ({seat.house})"
+            f"{side_name(seat.side)}: **{escaped(names.get(str(seat.side), '?'))}** ({seat.house})"
             for seat in sorted(match.seats, key=lambda s: str(s.side) != "red")
         )
         embed = discord.Embed(
@@ -574,8 +625,8 @@ class Poster:
             return "stale"
         sheet = await load_sheet(self.runtime, match.id, player_id)
         key = (match.id, player_id)
-        if key in self.runtime.dm_closed:
-            return "dm-closed"
+        # Tried every turn even after a refusal: a player who opens their DMs again gets the
+        # next sheet there.
         try:
             async with self._dm_slots:
                 channel = await self._dm(player_id)
@@ -586,6 +637,7 @@ class Poster:
                 raise
             await self._dms_closed(match, player_id)
             return "dm-closed"
+        self.runtime.dm_closed.discard(key)
         self.runtime.sheet_messages[key] = (match.turn, message.id)
         return str(message.id)
 
@@ -603,6 +655,8 @@ class Poster:
 
     async def _dms_closed(self, match: MatchRecord, player_id: str) -> None:
         """Tell the player once, in the thread, to use /orders there."""
+        if (match.id, player_id) in self.runtime.dm_closed:
+            return
         self.runtime.dm_closed.add((match.id, player_id))
         channel = await self._channel(match)
         key = f"match:{match.id}:dm-closed:{player_id}"
@@ -633,26 +687,42 @@ class Poster:
             if told.has_orders
             else ("You have given no orders yet")
         )
+        warning = (
+            f"\n⚠️ **Missing this deadline without orders forfeits the match** "
+            f"({match.no_show_limit} turn(s) in a row without orders forfeit)."
+            if told.forfeits_if_missed
+            else ""
+        )
         embed = discord.Embed(
             title=f"Match #{match.id}, turn {match.turn}",
-            description=f"{given}; the deadline is {timestamp(told.deadline_at)}.",
+            description=f"{given}; the deadline is {timestamp(told.deadline_at)}.{warning}",
         )
         self._keyed(embed, item)
-        if (match.id, player_id) not in self.runtime.dm_closed:
-            try:
-                async with self._dm_slots:
-                    channel = await self._dm(player_id)
-                    assert channel is not None
-                    message = await channel.send(embed=embed)
-                return str(message.id)
-            except discord.Forbidden as error:
-                if error.code != CANNOT_DM:
-                    raise
-                await self._dms_closed(match, player_id)
+        try:
+            async with self._dm_slots:
+                channel = await self._dm(player_id)
+                assert channel is not None
+                message = await channel.send(embed=embed)
+            self.runtime.dm_closed.discard((match.id, player_id))
+            return str(message.id)
+        except discord.Forbidden as error:
+            if error.code != CANNOT_DM:
+                raise
+            await self._dms_closed(match, player_id)
+        # In public, only that the deadline is near: whether the player has given orders is
+        # theirs to know (a DM reminder says it).
+        public = discord.Embed(
+            title=f"Match #{match.id}, turn {match.turn}",
+            description=(
+                f"The deadline is {timestamp(told.deadline_at)}; `/orders` here opens your "
+                "sheet (only you see it)."
+            ),
+        )
+        self._keyed(public, item)
         thread = await self._channel(match)
         message = await thread.send(
             content=mention(player_id),
-            embed=embed,
+            embed=public,
             allowed_mentions=discord.AllowedMentions(users=True),
         )
         return str(message.id)
@@ -668,8 +738,8 @@ class Poster:
             before = (await self.runtime.matches.get_match(match.id, with_state=True)).initial_state
         names = await self.side_names(match)
         png = await self.runtime.compute(draw_board, record.state, record.report, names)
-        summary, lines = await self.runtime.compute(
-            write_log, before, record.state, record.report, names
+        summary, brief, full = await self.runtime.compute(
+            write_log, before, record.state, record.report, _escaped_all(names)
         )
         embed = discord.Embed(
             title=f"Match #{match.id} · turn {turn} resolved",
@@ -677,7 +747,7 @@ class Poster:
         )
         cause = "both players confirmed" if record.cause == "confirmed" else "the deadline passed"
         absent = ", ".join(
-            f"{side_name(n.side)} ({names.get(str(n.side), '?')})" for n in told.no_shows
+            f"{side_name(n.side)} ({escaped(names.get(str(n.side), '?'))})" for n in told.no_shows
         )
         add_field_safely(embed, "Why now", cause + (f"; no orders from {absent}" if absent else ""))
         if told.next_turn is not None:
@@ -687,23 +757,38 @@ class Poster:
         self._keyed(embed, item)
         files = [discord.File(io.BytesIO(png), filename=f"turn-{turn}.png")]
         embed.set_image(url=f"attachment://turn-{turn}.png")
-        log_text = "\n".join(lines) or "Nothing happened."
+        # The post reads on a phone: one line per fight. The strike-by-strike log, when there
+        # is more to it, travels as a file in the same post.
+        brief_text = "\n".join(brief) or "Nothing happened."
+        full_text = "\n".join(full) or "Nothing happened."
         embeds = [embed]
-        pages = split_text(log_text, EMBED_DESCRIPTION_LIMIT)
-        if len(pages) == 1 and len(embed) + len(pages[0]) + 20 <= EMBED_TOTAL_LIMIT:
-            embeds.append(discord.Embed(title=f"Turn {turn} log", description=pages[0]))
-        else:
-            # One post per turn: a long log travels as a file, its beginning shown inline.
-            head = clip(log_text, min(1500, EMBED_TOTAL_LIMIT - len(embed) - 40))
-            embeds.append(
-                discord.Embed(title=f"Turn {turn} log (full log attached)", description=head)
-            )
+        pages = split_text(brief_text, EMBED_DESCRIPTION_LIMIT)
+        fits = len(pages) == 1 and len(embed) + len(pages[0]) + 40 <= EMBED_TOTAL_LIMIT
+        head = (
+            pages[0] if fits else clip(brief_text, min(1500, EMBED_TOTAL_LIMIT - len(embed) - 40))
+        )
+        attached = full_text != brief_text or not fits
+        title = f"Turn {turn} log" + (
+            " (strike by strike in the attached file)" if attached else ""
+        )
+        embeds.append(discord.Embed(title=title, description=head))
+        if attached:
             files.append(
-                discord.File(io.BytesIO(log_text.encode()), filename=f"turn-{turn}-log.txt")
+                discord.File(io.BytesIO(full_text.encode()), filename=f"turn-{turn}-log.txt")
             )
         channel = await self._channel(match)
         message = await channel.send(embeds=embeds, files=files)
+        await self._close_sheets(match, turn, resolved_footer(turn))
         return str(message.id)
+
+    async def _close_sheets(self, match: MatchRecord, turn: int, footer: str) -> None:
+        """Close every player's DM sheet of ``turn``: the turn ended for both, however it
+        ended (a confirm, the deadline, a concession, a withdrawal)."""
+        for seat in match.seats:
+            if seat.player_id is not None and not is_computer(seat.player_id):
+                await close_dm_sheet(
+                    self.bot, self.runtime, match.id, seat.player_id, turn=turn, footer=footer
+                )
 
     async def _match_ended(self, item: Item, told: MatchOver) -> str:
         match = await self.runtime.matches.get_match(told.match_id, with_state=True)
@@ -711,7 +796,7 @@ class Poster:
         winner = told.winner
         reason = told.reason or match.end_reason or "the game ended"
         if winner:
-            result = f"**{side_name(winner)}** ({names.get(winner, '?')}) wins"
+            result = f"**{side_name(winner)}** ({escaped(names.get(winner, '?'))}) wins"
         else:
             result = "**A draw**"
         embed = discord.Embed(
@@ -730,6 +815,7 @@ class Poster:
         self._keyed(embed, item)
         channel = await self._channel(match)
         message = await channel.send(embed=embed, files=files)
+        await self._close_sheets(match, match.turn, f"Match #{match.id} is over: {reason}.")
         return str(message.id)
 
     async def _replay(self, match: MatchRecord, names: dict[str, str]) -> bytes | None:
@@ -741,6 +827,11 @@ class Poster:
         frames: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(initial, None)]
         frames += [(record.state, record.report) for record in records[-REPLAY_FRAMES:]]
         return await self.runtime.compute(draw_replay, frames, names)
+
+
+def _escaped_all(names: dict[str, str]) -> dict[str, str]:
+    """Names for text (the images draw them as they are)."""
+    return {side: escaped(name) for side, name in names.items()}
 
 
 def _grace_text(told: Grace) -> str:

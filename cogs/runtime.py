@@ -30,9 +30,10 @@ from render.replay import render_replay
 from render.sheet import render_order_sheet
 from service import MatchRecord, MatchStatus, SeatRecord
 from service.decks import DeckService
-from service.errors import NotYourMatchError, WrongStateError
+from service.errors import NotFoundError, NotYourMatchError, WrongStateError
 from service.matches import MatchService, computer_level
 from service.outbox import Outbox
+from service.scope import in_scope
 
 log = logging.getLogger(__name__)
 
@@ -96,9 +97,10 @@ def write_log(
     state_doc: dict[str, Any],
     report_doc: dict[str, Any],
     names: dict[str, str],
-) -> tuple[list[str], list[str]]:
-    """A turn's summary and log lines, naming minions and groups as the public boards before
-    and after the turn show them (never a non-visible spell, G12)."""
+) -> tuple[list[str], list[str], list[str]]:
+    """A turn's summary, its log with one line per fight, and its full log strike by strike,
+    naming minions and groups as the public boards before and after the turn show them (never
+    a non-visible spell, G12)."""
     from cogs.log import LogWriter, Roster, public_report
 
     content = load_content()
@@ -108,8 +110,10 @@ def write_log(
         for doc in (before_doc, state_doc)
         if doc is not None
     ]
+    # Each writer follows the groups' moves in a roster of its own.
+    brief = LogWriter(content, names, Roster.of(content, *views)).lines(report, strikes=False)
     writer = LogWriter(content, names, Roster.of(content, *views))
-    return writer.summary(report), writer.lines(report)
+    return writer.summary(report), brief, writer.lines(report)
 
 
 def draw_sheet(state_doc: dict[str, Any], side: str, orders_doc: dict[str, Any]) -> bytes:
@@ -149,6 +153,7 @@ class Runtime:
     content: Content
     moderator_role: str | None = None
     default_turn_hours: float = 24.0
+    max_open_challenges: int = 3
     _states: OrderedDict[tuple[int, int, bool], tuple[dict[str, Any], GameState]] = field(
         default_factory=OrderedDict
     )
@@ -160,6 +165,8 @@ class Runtime:
     # One lock per (match id, player id): a change of orders reads the orders, adds to them and
     # writes them all back, so two at once (two quick DMs, two clicks) would lose one.
     _order_locks: dict[tuple[int, str], asyncio.Lock] = field(default_factory=dict)
+    # Pending redraws of DM sheet images, by (match id, player id, turn).
+    redraws: dict[tuple[int, str, int], asyncio.Task[None]] = field(default_factory=dict)
     # Players whose DMs are closed, per match, already told once to use /orders.
     dm_closed: set[tuple[int, str]] = field(default_factory=set)
     # Called with the latency of every interaction acknowledgement (the benchmark listens).
@@ -186,6 +193,28 @@ class Runtime:
             if item.recipient == player_id and item.payload.get("turn") == turn:
                 return message_id
         return None
+
+    async def scoped_match(
+        self, guild_id: str | None, player_id: str, match_id: int
+    ) -> MatchRecord:
+        """Match ``match_id`` if a command from ``guild_id`` (None: a DM) by ``player_id`` may
+        act on it; another server's match, or in a DM someone else's, is refused as if it did
+        not exist, so its players and thread stay unseen."""
+        try:
+            match: MatchRecord | None = await self.matches.get_match(match_id)
+        except NotFoundError:
+            match = None
+        if match is None or not in_scope(match, guild_id, player_id):
+            where = "in this server" if guild_id is not None else "of yours"
+            raise NotFoundError(f"There is no match #{match_id} {where}.")
+        return match
+
+    async def cancel_redraws(self) -> None:
+        """Drop the pending redraws of DM sheet images (the bot is closing)."""
+        pending = list(self.redraws.values())
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     def known_name(self, player_id: str) -> str | None:
         """A computer seat's label, or the name last read from Discord for a player."""
@@ -283,6 +312,12 @@ def is_moderator(interaction: discord.Interaction, role_name: str | None) -> boo
     return role_name is not None and any(role.name == role_name for role in member.roles)
 
 
+def escaped(name: str) -> str:
+    """A player's chosen name as text in a message or embed: its markdown shown as typed, and
+    no ``@everyone`` or ``<@id>`` in it pinging or rendering as a mention."""
+    return discord.utils.escape_markdown(name).replace("@", "@\u200b")
+
+
 def side_name(side: str | None) -> str:
     return {"red": "Red", "blue": "Blue"}.get(side or "", "nobody")
 
@@ -306,6 +341,10 @@ def display_name(interaction: discord.Interaction, runtime: Runtime, player_id: 
     return user.display_name if user is not None else "a player"
 
 
-def timestamp(ms: int | None, style: str = "R") -> str:
-    """A Discord timestamp, shown in each reader's own time zone."""
-    return "no deadline" if ms is None else f"<t:{ms // 1000}:{style}>"
+def timestamp(ms: int | None) -> str:
+    """A deadline as Discord shows it in each reader's own time zone: the exact date and time,
+    and how far away it is."""
+    if ms is None:
+        return "no deadline"
+    seconds = ms // 1000
+    return f"<t:{seconds}:f> (<t:{seconds}:R>)"

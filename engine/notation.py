@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from engine.coords import Coord, CoordError, coord
@@ -138,7 +140,8 @@ HELP_TEXT = (
     "  cast Jumping Land on F3    (a ground spell names a square, even an empty one)\n"
     "  mana D7 world              (the town on D7 makes world mana if you take it this turn)\n"
     "  discard Plague             cancel 2                         orders\n"
-    "  confirm                    unconfirm                        clear"
+    "  confirm                    unconfirm                        clear\n"
+    "Directions are the same for both sides: north is up on every board (towards row 12)."
 )
 
 # Numbers are ASCII digits only: str.isdigit() and \d also accept "²" or "٣", which a player
@@ -435,6 +438,11 @@ def _did_you_mean(message: str, word: str, choices: Iterable[str]) -> NotationEr
     return NotationError(f"{message}; did you mean {suggestion}?", suggestion)
 
 
+_FULL_WIDTH = MappingProxyType(
+    {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: ord(" ")}
+)
+
+
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.strip())
 
@@ -449,6 +457,15 @@ def _number(word: str) -> int | None:
 
 def parse_command(text: str, ctx: NotationContext) -> Command:
     """Read one line of orders; raises :class:`NotationError` with a message for the player."""
+    # Full-width letters and digits (a phone's other keyboard) read as the plain ones; other
+    # compatibility forms ("²", "①") stay what they are, no number.
+    text = text.translate(_FULL_WIDTH)
+    stray = next((ch for ch in text if unicodedata.category(ch)[0] == "S" and ch not in "+@"), None)
+    if stray is not None:
+        raise NotationError(
+            f"'{stray}' is not part of the order notation; name spells, squares and groups "
+            "in words (type `help` for the notation)"
+        )
     words = _tokens(text)
     if not words:
         raise NotationError("nothing to read; type `help` for the order notation")

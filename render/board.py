@@ -52,10 +52,10 @@ class Background:
     palette: Image.Image
 
 
-def layout_for(scene: BoardScene, theme: Theme, flipped: bool | None = None) -> Layout:
-    if flipped is None:
-        flipped = scene.viewer == "blue"
-    return Layout(scene.columns, scene.rows, theme, flipped)
+def layout_for(scene: BoardScene, theme: Theme) -> Layout:
+    # Every board, public or private, is drawn the same way up (north, towards row 12, at the
+    # top), so the compass words of orders and menus mean the same on every image.
+    return Layout(scene.columns, scene.rows, theme)
 
 
 def font_px(theme: Theme, size: float) -> int:
@@ -94,7 +94,6 @@ class BackgroundKey:
     terrain: TerrainKey
     columns: int
     rows: int
-    flipped: bool
     theme: Theme
     overlay: bool
 
@@ -103,7 +102,7 @@ class BackgroundKey:
 def draw_background(key: BackgroundKey) -> Background:
     """Frame, coordinates, terrain, globe and legend, with the palette for encoding."""
     terrain, columns, rows, theme = key.terrain, key.columns, key.rows, key.theme
-    layout = Layout(columns, rows, theme, key.flipped)
+    layout = Layout(columns, rows, theme)
     image = Image.new("RGB", layout.size, theme.background)
     draw = ImageDraw.Draw(image)
     draw.rectangle(layout.header_box, fill=theme.panel_fill)
@@ -213,7 +212,6 @@ def draw_scene(
     scene: BoardScene,
     theme: Theme,
     *,
-    flipped: bool | None = None,
     overlay: bool = False,
     under: Callable[[Image.Image, Layout], None] | None = None,
 ) -> tuple[Image.Image, Layout, Background]:
@@ -221,11 +219,9 @@ def draw_scene(
 
     ``under`` draws between the terrain and the pieces (lines that must not hide them).
     """
-    layout = layout_for(scene, theme, flipped)
+    layout = layout_for(scene, theme)
     background = draw_background(
-        BackgroundKey(
-            scene.terrain_key(), scene.columns, scene.rows, layout.flipped, theme, overlay
-        )
+        BackgroundKey(scene.terrain_key(), scene.columns, scene.rows, theme, overlay)
     )
     image = background.image.copy()
     if under is not None:

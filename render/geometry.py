@@ -2,8 +2,9 @@
 
 The image is portrait so that it fills a phone's width in Discord's preview: a header (turn,
 initiative, pools, hands), the board framed by its coordinates, then a panel with the globe's
-spells and the legend. A side sees its own Sanctum at the bottom: red's rows 1-12 run upwards,
-blue's view is turned half a turn (rows 12-1 upwards, columns L-A left to right).
+spells and the legend. Every view is drawn the same way up, the public one and each side's:
+rows 1-12 run upwards and columns A-L left to right, so north (as orders and menus say it) is up
+on every image.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ class Layout:
     columns: int
     rows: int
     theme: Theme
-    flipped: bool = False
 
     @property
     def cell(self) -> int:
@@ -91,9 +91,8 @@ class Layout:
 
     def square_box(self, x: int, y: int) -> Box:
         cell = self.theme.cell
-        column = self.columns - 1 - x if self.flipped else x
-        row = y if self.flipped else self.rows - 1 - y
-        left = self.theme.margin + column * cell
+        left = self.theme.margin + x * cell
+        row = self.rows - 1 - y
         top = self.theme.header + self.theme.margin + row * cell
         return (left, top, left + cell, top + cell)
 
@@ -108,6 +107,4 @@ class Layout:
             return None
         col = (px - left) // self.cell
         row = (py - top) // self.cell
-        x = self.columns - 1 - col if self.flipped else col
-        y = row if self.flipped else self.rows - 1 - row
-        return (x, y)
+        return (col, self.rows - 1 - row)

@@ -190,8 +190,7 @@ def _cast_origin(layout: Layout, scene: BoardScene, side: str) -> tuple[int, int
         ):
             return layout.centre(square.x, square.y)
     left, top, right, bottom = layout.board_box
-    near_bottom = (side == "red") != layout.flipped
-    return ((left + right) // 2, bottom if near_bottom else top)
+    return ((left + right) // 2, bottom if side == "red" else top)
 
 
 def globe_anchor(layout: Layout, playable: AbstractSet[XY]) -> tuple[int, int]:

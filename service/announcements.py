@@ -113,6 +113,8 @@ class MatchCreated(_MatchAnnouncement):
 @dataclass(frozen=True, slots=True)
 class MatchCancelled(_MatchAnnouncement):
     kind: ClassVar[str] = "match_cancelled"
+    # Nobody took the open seat in time (hours), rather than withdrawn.
+    expired_after_hours: float | None = None
 
     def key(self) -> str:
         return f"match:{self.match_id}:cancelled"
@@ -206,6 +208,8 @@ class Reminder(_MatchAnnouncement):
     deadline_at: int
     point_seconds: int
     has_orders: bool
+    # Missing this deadline without orders would forfeit the match (the no-show limit).
+    forfeits_if_missed: bool = False
 
     def key(self) -> str:
         return (
@@ -304,6 +308,23 @@ class Extended(_MatchAnnouncement):
 
     def key(self) -> str:
         return f"match:{self.match_id}:v{self.version}:extended"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHandedOver(_MatchAnnouncement):
+    """A moderator gave a side's seat to another player, or to the computer (or back)."""
+
+    kind: ClassVar[str] = "seat_handed_over"
+    _sides: ClassVar[tuple[str, ...]] = ("side",)
+    by: str
+    turn: int
+    side: Side
+    old_player_id: str | None
+    new_player_id: str
+    version: int = 0
+
+    def key(self) -> str:
+        return f"match:{self.match_id}:v{self.version}:seat:{self.side}"
 
 
 # --- leagues ----------------------------------------------------------------------------------
@@ -491,6 +512,7 @@ KINDS: dict[str, type[Announcement]] = {
         Paused,
         Resumed,
         Extended,
+        SeatHandedOver,
         LeagueStarted,
         RoundOpened,
         LeagueResult,

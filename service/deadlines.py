@@ -116,6 +116,9 @@ class DeadlineAlarm:
                     if resolved:
                         log.info("sweep resolved %d turn(s)", len(resolved))
                     await self.service.send_reminders()
+                    expired = await self.service.expire_challenges()
+                    if expired:
+                        log.info("sweep expired %d open challenge(s)", expired)
                 except Exception:
                     log.exception("deadline sweep failed; the next sweep retries")
 

@@ -26,6 +26,9 @@ from engine.view import PlayerView
 from service.errors import ServiceError
 from service.matches import MatchService
 
+# Lines read from one message: more than any turn's orders need.
+MAX_LINES = 40
+
 
 @dataclass(frozen=True, slots=True)
 class TextOutcome:
@@ -64,6 +67,11 @@ async def apply_lines(
     them, ``confirmed`` or not), through ``matches``."""
     player = _Player(matches, match_id, player_id, view, content)
     replies: list[str] = []
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        # Each line may write the orders: a pasted wall of text must not become hundreds of
+        # writes (and replies).
+        text = "\n".join(lines[:MAX_LINES])
     commands = parse_lines(text, context_for(view, content, orders))
     for position, command in enumerate(commands, start=1):
         if isinstance(command, NotationError):
@@ -80,6 +88,10 @@ async def apply_lines(
             if position < len(commands):
                 replies.append(f"❌ turn {view.turn} is resolved; give the rest on the next sheet")
             return TextOutcome(tuple(replies), orders, confirmed, resolved=view.turn)
+    if len(lines) > MAX_LINES:
+        replies.append(
+            f"⚠️ only the first {MAX_LINES} lines are read; send the rest in another message"
+        )
     return TextOutcome(tuple(replies), orders, confirmed)
 
 
@@ -101,6 +113,9 @@ class _Player:
             given = add_orders(orders, command.orders)
             await self.matches.submit_orders(self.match_id, self.player_id, given, turn=turn)
             described = "; ".join(format_order(o, ctx) for o in command.orders)
+            replaced = [o for o in all_orders(orders) if o not in all_orders(given)]
+            if replaced:
+                described += f" (replaces {'; '.join(format_order(o, ctx) for o in replaced)})"
             return _Step(f"✅ {described}", given, False)
         if action is Action.CANCEL:
             listed = all_orders(orders)

@@ -124,7 +124,30 @@ class OutboxQueries(Queries):
         rows = await self.tx.fetchall(f"SELECT * FROM outbox{clause} ORDER BY id", *args)
         return [_outbox(r) for r in rows]
 
-    async def count_outbox(self, status: str | None = None) -> int:
-        if status is None:
-            return int(await self.tx.fetchval("SELECT COUNT(*) FROM outbox"))
-        return int(await self.tx.fetchval("SELECT COUNT(*) FROM outbox WHERE status = ?", status))
+    async def count_outbox(self, status: str | None = None, *, guild_id: str | None = None) -> int:
+        """Rows (of ``status``); with ``guild_id``, only those of that server's matches."""
+        where, args = _outbox_filter(status, guild_id)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        return int(await self.tx.fetchval(f"SELECT COUNT(*) FROM outbox{clause}", *args))
+
+    async def dead_outbox(self, guild_id: str, limit: int = 10) -> list[OutboxRecord]:
+        """The latest given-up rows of a server's matches, with their last errors."""
+        where, args = _outbox_filter(OutboxStatus.DEAD, guild_id)
+        rows = await self.tx.fetchall(
+            f"SELECT * FROM outbox WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ?",
+            *args,
+            limit,
+        )
+        return [_outbox(r) for r in rows]
+
+
+def _outbox_filter(status: str | None, guild_id: str | None) -> tuple[list[str], list[Any]]:
+    where: list[str] = []
+    args: list[Any] = []
+    if status is not None:
+        where.append("status = ?")
+        args.append(status)
+    if guild_id is not None:
+        where.append("match_id IN (SELECT id FROM matches WHERE guild_id = ?)")
+        args.append(guild_id)
+    return where, args

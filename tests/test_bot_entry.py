@@ -59,6 +59,12 @@ def test_without_a_token_the_bot_plays_a_demo_in_the_sandbox(
     assert "Match #1 · turn 2 resolved" in printed or "Match #1 is over" in printed
     images = sorted(p.name for p in out.iterdir() if p.suffix in (".png", ".gif"))
     assert images[:2] == ["001-board.png", "002-turn-1.png"]
+    # Each player's order sheets of the first turns: the embed printed, the image saved.
+    for name in ("Alice", "Bob"):
+        assert f"== DM with {name}: the order sheets of the first turns ==" in printed
+        sheets = sorted(p.name for p in (out / f"dm-{name.lower()}").iterdir())
+        assert sheets == ["001-turn-1-sheet.png", "002-turn-2-sheet.png"]
+    assert "[embed] Match #1 · turn 1 · you are" in printed
 
 
 SERVE = """

@@ -21,13 +21,21 @@ from cogs.runtime import runtime_of
 from cogs.sheet.embed import Sheet, load_sheet, resolved_footer, sheet_embed, sheet_image
 from cogs.sheet.handlers import HANDLERS, Click, acknowledge, apply_text
 from cogs.sheet.ids import TYPED, ComponentId
-from cogs.sheet.views import SheetButton, SheetSelect, sheet_view, show, update_dm_sheet
+from cogs.sheet.views import (
+    SheetButton,
+    SheetSelect,
+    close_dm_sheet,
+    sheet_view,
+    show,
+    update_dm_sheet,
+)
 
 __all__ = [
     "Sheet",
     "SheetCog",
     "acknowledge",
     "apply_text",
+    "close_dm_sheet",
     "load_sheet",
     "resolved_footer",
     "setup",

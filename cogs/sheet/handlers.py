@@ -3,7 +3,7 @@ and returns the :data:`Screen` to show next, which :mod:`cogs.sheet.views` draws
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 import discord
@@ -12,6 +12,7 @@ from cogs.errors import RefusalError
 from cogs.runtime import Runtime
 from cogs.sheet.embed import Sheet, load_sheet, resolved_footer
 from cogs.sheet.ids import decode_target, decode_town, decode_train, encode_cast, page_key
+from cogs.split import clip
 from engine.coords import Coord
 from engine.legal import CastOption
 from engine.notation import context_for
@@ -25,6 +26,10 @@ from engine.orders import (
     remove_order,
 )
 from service.order_text import apply_lines
+
+# Typed replies: refusals echoed in full before the rest are counted, and the length of a line.
+MAX_REFUSALS_SHOWN = 10
+REPLY_LINE_LIMIT = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +149,24 @@ async def apply_text(runtime: Runtime, sheet: Sheet, player_id: str, text: str) 
     )
     ctx = context_for(sheet.view, runtime.content, outcome.orders)
     after = replace(sheet, orders=outcome.orders, confirmed=outcome.confirmed, ctx=ctx)
-    return Outcome(list(outcome.replies), after, outcome.resolved)
+    return Outcome(brief(outcome.replies), after, outcome.resolved)
+
+
+def brief(replies: Sequence[str]) -> list[str]:
+    """The replies to typed lines as a player reads them: each clipped (an error repeats what
+    was typed), and the refusals after the first few counted instead of echoed."""
+    shown: list[str] = []
+    refused = 0
+    for reply in replies:
+        if reply.startswith("❌"):
+            refused += 1
+            if refused > MAX_REFUSALS_SHOWN:
+                continue
+        shown.extend(clip(line, REPLY_LINE_LIMIT) for line in reply.split("\n"))
+    hidden = refused - MAX_REFUSALS_SHOWN
+    if hidden > 0:
+        shown.append(f"❌ … and {hidden} more line{'s' * (hidden != 1)} refused")
+    return shown
 
 
 async def _current(runtime: Runtime, player_id: str, click: Click) -> Sheet:

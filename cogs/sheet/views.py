@@ -8,14 +8,15 @@ returns.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import discord
 
-from cogs.errors import handle_interaction_error
+from cogs.errors import RefusalError, handle_interaction_error
 from cogs.runtime import Runtime, runtime_of, side_name
-from cogs.sheet.embed import Sheet, sheet_embed, spell_name
+from cogs.sheet.embed import Sheet, load_sheet, sheet_embed, sheet_image, spell_name
 from cogs.sheet.handlers import (
     HANDLERS,
     Click,
@@ -46,8 +47,13 @@ from engine.legal import CastOption
 from engine.notation import HELP_TEXT, format_target
 from engine.orders import Target, all_orders
 from engine.state import MANA_TYPES
+from service.errors import ServiceError
 
 log = logging.getLogger(__name__)
+
+# Seconds a DM sheet's image waits after a change of orders before it is redrawn, so a burst
+# of clicks or typed lines draws it once.
+REDRAW_DELAY = 1.5
 
 
 def _option(label: str, value: str, description: str | None = None) -> discord.SelectOption:
@@ -407,6 +413,10 @@ async def refresh(
     )
     if interaction.guild_id is not None:
         await update_dm_sheet(interaction.client, runtime, sheet, str(interaction.user.id))
+    else:
+        redraw_later(
+            interaction.client, runtime, sheet.match.id, str(interaction.user.id), sheet.view.turn
+        )
     if note:
         await interaction.followup.send(clip(note, 2000), ephemeral=True)
 
@@ -434,6 +444,76 @@ async def update_dm_sheet(
         await message.edit(embed=embed, view=sheet_view(runtime, sheet))
     except discord.HTTPException:
         log.info("could not refresh the DM sheet of %s in match %s", player_id, sheet.match.id)
+        return
+    redraw_later(client, runtime, sheet.match.id, player_id, sheet.view.turn)
+
+
+def redraw_later(
+    client: discord.Client, runtime: Runtime, match_id: int, player_id: str, turn: int
+) -> None:
+    """Redraw the DM sheet's image with the orders as they are in a moment: the embed changes
+    at once, the image (the slow part) once per burst of changes."""
+    key = (match_id, player_id, turn)
+    if key in runtime.redraws:
+        return  # the pending redraw will draw the latest orders
+    runtime.redraws[key] = asyncio.create_task(_redraw(client, runtime, match_id, player_id, turn))
+
+
+async def _redraw(
+    client: discord.Client, runtime: Runtime, match_id: int, player_id: str, turn: int
+) -> None:
+    await asyncio.sleep(REDRAW_DELAY)
+    # From here on a change of orders asks for a redraw of its own: this one may have read
+    # the orders before it.
+    runtime.redraws.pop((match_id, player_id, turn), None)
+    try:
+        async with runtime.order_lock(match_id, player_id):
+            sheet = await load_sheet(runtime, match_id, player_id)
+            message_id = await runtime.dm_sheet(match_id, player_id, turn)
+            if message_id is None or sheet.match.turn != turn or sheet.match.status != "active":
+                return
+            user = client.get_user(int(player_id)) or await client.fetch_user(int(player_id))
+            channel = user.dm_channel or await user.create_dm()
+            message = await channel.fetch_message(message_id)
+            if not message.components:
+                return  # closed since: the turn is over
+            embed = sheet_embed(runtime, sheet)
+            if message.embeds and message.embeds[0].footer.text:
+                embed.set_footer(text=message.embeds[0].footer.text)
+            image = await sheet_image(runtime, sheet)
+            await message.edit(embed=embed, attachments=[image], view=sheet_view(runtime, sheet))
+    except (discord.HTTPException, ServiceError, RefusalError):
+        log.info("could not redraw the DM sheet of %s in match %s", player_id, match_id)
+    except Exception:
+        log.exception("redrawing the DM sheet of %s in match %s failed", player_id, match_id)
+
+
+async def close_dm_sheet(
+    client: discord.Client,
+    runtime: Runtime,
+    match_id: int,
+    player_id: str,
+    *,
+    turn: int,
+    footer: str,
+) -> None:
+    """End the player's DM sheet of ``turn``, if one was sent: it keeps what it showed, says
+    why it is over in ``footer`` and loses its components, so no old sheet looks live."""
+    message_id = await runtime.dm_sheet(match_id, player_id, turn)
+    if message_id is None:
+        return
+    try:
+        user = client.get_user(int(player_id)) or await client.fetch_user(int(player_id))
+        channel = user.dm_channel or await user.create_dm()
+        message = await channel.fetch_message(message_id)
+        if not message.components and message.embeds and message.embeds[0].footer.text == footer:
+            return
+        embeds = message.embeds[:1]
+        if embeds:
+            embeds[0].set_footer(text=footer)
+        await message.edit(embeds=embeds, view=None)
+    except discord.HTTPException:
+        log.info("could not close the DM sheet of %s in match %s", player_id, match_id)
 
 
 async def dispatch(interaction: discord.Interaction, click: Click) -> None:

@@ -47,7 +47,10 @@ class SeasonSummary:
         if self.champion is None:
             lines.append("Champion: none (no entrants)")
         else:
-            lines.append(f"Champion: {self.champion.name} with {self.champion.points:g} points")
+            points = self.champion.points
+            lines.append(
+                f"Champion: {self.champion.name} with {points:g} point{'' if points == 1 else 's'}"
+            )
         upset = self.biggest_upset
         if upset is None:
             lines.append("Biggest upset: none (no rated game went to the underdog)")

@@ -27,6 +27,7 @@ from service.clock import Clock
 from service.matches.control import Control
 from service.matches.core import MatchCore
 from service.matches.lifecycle import Lifecycle
+from service.matches.moderation import Moderation
 from service.matches.orders import OrderBook
 from service.matches.queries import Queries
 from service.matches.records import (
@@ -74,9 +75,12 @@ class MatchService:
         claim_lease_seconds: float = 120.0,
         executor: Executor | None = None,
         workers: int | None = None,
+        challenge_seconds: int | None = None,
     ) -> None:
         """`workers`: how many workers `executor` runs (a batch of resolutions is cut into
-        that many pieces); the number of cores when not given."""
+        that many pieces); the number of cores when not given. `challenge_seconds`: how long
+        an open seat waits before the match expires (None: forever)."""
+        self.challenge_seconds = challenge_seconds
         self._core = MatchCore(
             store,
             clock,
@@ -91,6 +95,7 @@ class MatchService:
         self._lifecycle = Lifecycle(self._core, self._orders.play_computers)
         self._control = Control(self._core, self._orders.play_computers)
         self._reminders = Reminders(self._core)
+        self._moderation = Moderation(self._core, self._control, self._orders.play_computers)
 
     @property
     def store(self) -> Store:
@@ -173,6 +178,12 @@ class MatchService:
     async def cancel_match(self, match_id: int, player_id: str) -> MatchRecord:
         return await self._lifecycle.cancel_match(match_id, player_id)
 
+    async def expire_challenges(self) -> int:
+        """Cancel the open matches older than the challenge lifetime (none without one)."""
+        if self.challenge_seconds is None:
+            return 0
+        return await self._lifecycle.expire_challenges(self.challenge_seconds)
+
     async def start_match(self, match_id: int, player_id: str) -> MatchRecord:
         return await self._lifecycle.start_match(match_id, player_id)
 
@@ -245,6 +256,17 @@ class MatchService:
         return await self._control.extend(match_id, by, seconds, moderator=moderator)
 
     # --- reading ----------------------------------------------------------------------------
+
+    # --- moderation -------------------------------------------------------------------------
+
+    async def forfeit(self, match_id: int, side: str) -> MatchRecord:
+        return await self._moderation.forfeit(match_id, side)
+
+    async def moderator_cancel(self, match_id: int) -> MatchRecord:
+        return await self._moderation.cancel(match_id)
+
+    async def hand_seat(self, match_id: int, side: str, player_id: str, by: str) -> MatchRecord:
+        return await self._moderation.hand_seat(match_id, side, player_id, by)
 
     async def get_match(self, match_id: int, *, with_state: bool = False) -> MatchRecord:
         return await self._queries.get_match(match_id, with_state=with_state)

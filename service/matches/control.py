@@ -40,7 +40,7 @@ class Control:
             match, seat, state = await self._in_progress(s, match_id, player_id)
             assert seat.side is not None
             conceded = eb.end_by_concession(state, seat.side)
-            ended = await self._end(s, match, conceded, now, "concession")
+            ended = await self.end(s, match, conceded, now, "concession")
         await self.core.after_end(ended)
         return ended
 
@@ -62,7 +62,7 @@ class Control:
             if match.draw_offer_side == seat.side:
                 raise WrongStateError("You have already offered a draw this turn.")
             if match.draw_offer_side is not None:
-                outcome = await self._end(s, match, eb.end_by_agreement(state), now, "agreed")
+                outcome = await self.end(s, match, eb.end_by_agreement(state), now, "agreed")
             else:
                 assert seat.side is not None
                 await s.update_match(match.id, draw_offer_side=seat.side)
@@ -78,7 +78,7 @@ class Control:
             match, seat, state = await self._in_progress(s, match_id, player_id)
             if match.draw_offer_side is None or match.draw_offer_side == seat.side:
                 raise WrongStateError("Your opponent has not offered a draw.")
-            ended = await self._end(s, match, eb.end_by_agreement(state), now, "agreed")
+            ended = await self.end(s, match, eb.end_by_agreement(state), now, "agreed")
         await self.core.after_end(ended)
         return ended
 
@@ -91,7 +91,7 @@ class Control:
             await s.update_match(match_id, draw_offer_side=None)
             return await self.core.load(s, match_id)
 
-    async def _end(
+    async def end(
         self, s: Session, match: MatchRecord, state: JsonDict, now: int, reason: str
     ) -> MatchRecord:
         """End the match in the caller's transaction; the caller runs `after_end` once it

@@ -188,6 +188,24 @@ class Lifecycle:
             await s.add_outbox(MatchCancelled(match_id), now=now)
             return await self.core.load(s, match_id)
 
+    async def expire_challenges(self, max_age_seconds: int) -> int:
+        """Cancel the matches whose open seat nobody took within ``max_age_seconds``."""
+        now = self.core.now_ms()
+        cutoff = now - max_age_seconds * 1000
+        async with self.core.store.read() as s:
+            opens = await s.list_matches(statuses=(MatchStatus.OPEN,), limit=10_000)
+        expired = 0
+        for old in (m for m in opens if m.created_at <= cutoff):
+            async with self.core.store.write() as s:
+                match = await self.core.load(s, old.id)
+                if match.status != MatchStatus.OPEN:
+                    continue
+                await s.update_match(match.id, status=MatchStatus.CANCELLED, ended_at=now)
+                hours = max_age_seconds / 3600
+                await s.add_outbox(MatchCancelled(match.id, expired_after_hours=hours), now=now)
+                expired += 1
+        return expired
+
     async def start_match(self, match_id: int, player_id: str) -> MatchRecord:
         """Give out colours, set up the board, open turn one and its deadline."""
         now = self.core.now_ms()

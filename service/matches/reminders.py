@@ -6,7 +6,7 @@ from engine.state import Side
 from service.announcements import Reminder
 from service.matches.core import MatchCore
 from service.matches.lifecycle import MAX_REMINDER_SECONDS
-from service.matches.records import is_computer
+from service.matches.records import gave_nothing, is_computer
 from storage.records import MatchStatus
 
 
@@ -53,6 +53,14 @@ class Reminders:
                     or (seat.side in orders and orders[seat.side].confirmed)
                 ):
                     continue
+                record = orders.get(seat.side)
+                # A no-show here would reach the limit, with no grace left to move the deadline.
+                last_chance = (
+                    gave_nothing(record)
+                    and match.no_show_limit > 0
+                    and seat.no_shows + 1 >= match.no_show_limit
+                    and (seat.grace_used or match.grace_seconds <= 0)
+                )
                 reminder = Reminder(
                     match_id,
                     seat.player_id,
@@ -60,7 +68,8 @@ class Reminders:
                     Side(seat.side),
                     deadline,
                     point,
-                    has_orders=seat.side in orders,
+                    has_orders=record is not None,
+                    forfeits_if_missed=last_chance,
                 )
                 await s.add_outbox(reminder, now=now)
                 count += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -114,9 +115,42 @@ async def test_a_moved_deadline_reaches_the_players_dm_sheets(world: World) -> N
         await result.wait_done(timeout=TIMEOUT)
         deadline = (await bot.runtime.matches.get_match(match_id)).deadline_at
         assert deadline is not None
-        shown = f"Deadline <t:{deadline // 1000}:R> ·"
+        shown = f"Deadline <t:{deadline // 1000}:f> (<t:{deadline // 1000}:R>) ·"
         await sandbox.wait_for(
             lambda: all(line.startswith(shown) for line in deadline_lines()),
             timeout=TIMEOUT,
             what="the extended deadline on both sheets",
         )
+
+
+async def test_admin_outbox_counts_this_servers_rows_and_shows_given_up_errors(
+    world: World,
+) -> None:
+    sandbox = world.sandbox
+    mia = moderator(world)
+    async with bot_running(world) as bot:
+        assert bot.runtime is not None
+        thread, match_id = await create_match(world)
+        await dm_sheet(world.alice, match_id, 1)
+        # The thread is deleted: the concession's post can never be delivered.
+        sandbox.state.delete_channel(thread)
+        await (await world.alice.slash("match concede", match=match_id)).wait_done(timeout=TIMEOUT)
+
+        # A match of another server, without a channel: its announcement is given up too.
+        await bot.runtime.matches.create_match("someone", guild_id="999")
+        store = bot.runtime.outbox.store
+
+        async def dead() -> int:
+            async with store.read() as s:
+                return await s.count_outbox("dead")
+
+        for _ in range(100):
+            if await dead() == 2:
+                break
+            await asyncio.sleep(0.1)
+        answer = await (await mia.slash("admin outbox")).wait_done(timeout=TIMEOUT)
+        text = str(answer.embeds[0]["description"])
+        assert "This server's match announcements:" in text and "1 dead" in text
+        assert f"- match #{match_id}, match ended after 1 attempt(s): " in text
+        assert "the channel of match 1 is gone" in text
+        assert "#2" not in text

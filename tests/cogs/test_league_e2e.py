@@ -318,13 +318,24 @@ async def test_settings_check_in_late_join_schedule_and_an_early_end(world: Worl
     assert message.content.count("match #") == 2
     assert [a.filename for a in message.attachments] == ["schedule.png"]
 
-    # Nobody chose a deck, so nothing was played: the first seed heads the table.
+    # One pair chose decks and began; nothing was finished: the first seed heads the table.
+    async with w.store.read() as s:
+        live = (await LeagueQueries(s).list_games(1, round_no=1))[0]
+    assert live.match_id is not None
+    for pid in (live.red_id, live.blue_id):
+        deck = await w.cog.runtime.decks.create_deck(pid, "main", "war", deck_spells())
+        await w.matches.choose_deck(live.match_id, pid, deck.id)
+    await w.matches.start_match(live.match_id, live.red_id)
     ended = await reply(await w.mod.slash("league end", league="Autumn"))
     assert "Season summary: Autumn" in ended and "Champion: Ada with 0 points" in ended
+    assert (
+        f"Matches still in progress (#{live.match_id}) play on to their end, but no longer "
+        "count for the league" in ended
+    )
     await w.post()
     assert "Champion: Ada with 0 points" in w.channel_text()
     unplayed = await w.matches.list_matches(guild_id=str(w.channel.guild_id))
-    assert len(unplayed) == 2 and {m.status for m in unplayed} == {"cancelled"}
+    assert sorted(m.status for m in unplayed) == ["active", "cancelled"]
     again = await w.mod.slash("league end", league="Autumn")
     assert "already over" in await reply(again)
 

@@ -222,3 +222,35 @@ def test_reasons_read_as_words_not_codes() -> None:
         "Initiative passes to Red (Alice) (Adriel's Timepiece)",
         "Game over: Red (Alice) wins (a Sanctum taken)",
     ]
+
+
+def test_a_fight_is_one_line_of_losses_and_the_strikes_stay_in_the_full_log() -> None:
+    roster = Roster(
+        minions={1: ("red", "swordsman"), 2: ("blue", "swordsman"), 3: ("blue", "archer")},
+        groups={10: ("red", "G7"), 11: ("blue", "G6")},
+    )
+    events = (
+        Event.make("combat", at="G7", against="G6", groups=(10, 11), sides=("red", "blue")),
+        Event.make("strike", attacker=1, damage=2, hit=True, hp=0, mode="hand", soaked=0, victim=2),
+        Event.make("died", at="G6", by=1, cause="killed", group=11, minion=2, side="blue"),
+        Event.make("strike", attacker=1, damage=0, hit=True, hp=3, mode="hand", soaked=2, victim=3),
+        Event.make("combat_ended", rounds=2, reason="max_rounds"),
+    )
+    brief = LogWriter(load_content(), roster=Roster(**vars(roster))).lines(
+        report(*events), strikes=False
+    )
+    assert brief == ["Fight on G7 and G6: Blue loses a swordsman, Red none"]
+    full = LogWriter(load_content(), roster=roster).lines(report(*events))
+    assert (
+        "  The Red swordsman hits the Blue archer, but its armour soaks the blow (3 hp left)"
+        in (full)
+    )
+
+
+def test_a_house_attribute_keeps_its_cause_in_the_public_log() -> None:
+    content = load_content()
+    assert not content.spells["battle_scar"].visible
+    public = public_report(
+        report(Event.make("damaged", amount=1, group=11, minion=2, source="battle_scar")), content
+    )
+    assert LogWriter(content).lines(public) == ["A minion takes 1 damage (Battle Scar)"]

@@ -53,7 +53,13 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
         logs = []
         for turn_post in posts(world.sandbox, thread, f"Match #{match_id} · turn "):
             assert len([a for a in turn_post.attachments if a.filename.endswith(".png")]) == 1
-            logs += [str(e.get("description")) for e in turn_post.embeds[1:]]
+            shown = [str(e.get("description")) for e in turn_post.embeds[1:]]
+            logs += shown
+            # A fight is one line in the post; its strikes are in the attached full log.
+            full = b"".join(a.data for a in turn_post.attachments if a.filename.endswith(".txt"))
+            if b" hits " in full or b" misses " in full:
+                assert any("Fight on " in text for text in shown)
         assert any("moved a group" in text for text in logs)
         assert not [text for text in logs if re.search(r"\b(group|minion) \d", text)]
+        assert not [text for text in logs if re.search(r" (hits|misses) |[a-z]_[a-z]", text)]
         assert "is over" in render_transcript(world.sandbox, thread)

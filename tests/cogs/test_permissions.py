@@ -27,7 +27,7 @@ async def test_a_refused_match_create_says_why_and_leaves_no_thread(world: World
     async with bot_running(world):
         result = await world.alice.slash("match create", opponent=world.alice.user)
         answer = await result.wait_done(timeout=TIMEOUT)
-        assert "You cannot play against yourself." in answer.content
+        assert "You cannot play against yourself" in answer.content
         assert "incident" not in answer.content
         assert all(t.archived for t in world.sandbox.threads(world.lobby))
 

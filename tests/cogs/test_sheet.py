@@ -102,8 +102,10 @@ async def test_typed_orders_in_a_dm_answer_with_a_suggestion_and_the_echo(world:
 async def test_a_click_on_an_earlier_turns_sheet_is_refused_politely(world: World) -> None:
     async with bot_running(world):
         thread, match_id = await create_match(world)
-        old = await dm_sheet(world.alice, match_id, 1)
-        await world.alice.send_dm("confirm")
+        await dm_sheet(world.alice, match_id, 1)
+        # The sheet /orders shows in the thread (a DM sheet is closed when its turn ends).
+        opened = await world.alice.slash("orders", in_channel=thread, orders="confirm")
+        old = await opened.wait_done()
         await world.bob.send_dm("confirm")
         await wait_turn_post(world, thread, match_id, 1)
         await dm_sheet(world.alice, match_id, 2)

@@ -118,6 +118,14 @@ def test_cast_is_case_and_word_forgiving() -> None:
     assert one("CAST  FIREBALL at e5") == CastOrder(11, Target("square", E5))
 
 
+def test_full_width_letters_and_digits_read_as_plain_ones() -> None:
+    assert one("ｃａｓｔ Ｆｉｒｅｂａｌｌ ｏｎ Ｅ５") == CastOrder(11, Target("square", E5))
+
+
+def test_a_symbol_is_named_rather_than_dropped() -> None:
+    assert "'🔥' is not part of the order notation" in error("cast 🔥 on E5").message
+
+
 def test_second_cast_of_a_name_takes_the_second_copy() -> None:
     ctx = context().with_orders(Orders(casts=(CastOrder(11, Target("square", E5)),)))
     assert one("cast Fireball on D7", ctx) == CastOrder(14, Target("square", D7))

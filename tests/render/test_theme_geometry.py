@@ -46,14 +46,11 @@ def test_column_names_follow_the_order_notation() -> None:
 @given(
     x=st.integers(0, 11),
     y=st.integers(0, 11),
-    flipped=st.booleans(),
     cell=st.sampled_from([24, 40, 60, 72]),
 )
-def test_a_square_s_centre_maps_back_to_the_square(
-    x: int, y: int, flipped: bool, cell: int
-) -> None:
+def test_a_square_s_centre_maps_back_to_the_square(x: int, y: int, cell: int) -> None:
     theme: Theme = DEFAULT_THEME if cell == 60 else DEFAULT_THEME.scaled(cell)
-    layout = Layout(12, 12, theme, flipped)
+    layout = Layout(12, 12, theme)
     assert layout.square_at(*layout.centre(x, y)) == (x, y)
     left, top, right, bottom = layout.square_box(x, y)
     assert right - left == bottom - top == cell
@@ -61,13 +58,12 @@ def test_a_square_s_centre_maps_back_to_the_square(
     assert layout.board_box[1] <= top and bottom <= layout.board_box[3]
 
 
-def test_red_sees_a1_bottom_left_and_blue_top_right() -> None:
-    red = Layout(12, 12, DEFAULT_THEME)
-    blue = Layout(12, 12, DEFAULT_THEME, flipped=True)
-    board_left, board_top, board_right, board_bottom = red.board_box
-    assert red.square_box(0, 0)[0] == board_left and red.square_box(0, 0)[3] == board_bottom
-    assert blue.square_box(0, 0)[2] == board_right and blue.square_box(0, 0)[1] == board_top
-    assert red.square_at(board_left - 1, board_top) is None
+def test_a1_is_bottom_left_and_l12_top_right() -> None:
+    layout = Layout(12, 12, DEFAULT_THEME)
+    board_left, board_top, board_right, board_bottom = layout.board_box
+    assert layout.square_box(0, 0)[0] == board_left and layout.square_box(0, 0)[3] == board_bottom
+    assert layout.square_box(11, 11)[2] == board_right and layout.square_box(11, 11)[1] == board_top
+    assert layout.square_at(board_left - 1, board_top) is None
 
 
 def test_fonts_are_the_bundled_files_listed_with_their_licence() -> None:

@@ -35,6 +35,7 @@ from service.announcements import (
     ResumeRequested,
     RoundOpened,
     RoundStandings,
+    SeatHandedOver,
     TurnResolved,
     UnknownAnnouncementError,
     Withdrawal,
@@ -71,6 +72,7 @@ EXAMPLES: list[tuple[Announcement, str]] = [
     (Paused(7, "mod", True, 2, 3000, 13), "match:7:v13:paused"),
     (Resumed(7, "mod", False, 2, 15000, 14), "match:7:v14:resumed"),
     (Extended(7, "mod", 2, 3600, None, 15), "match:7:v15:extended"),
+    (SeatHandedOver(7, "mod", 2, Side.BLUE, "bob", "computer:greedy", 16), "match:7:v16:seat:blue"),
     (
         LeagueStarted(*LEAGUE, "mod", "swiss", 3, 86400, ("A", "B"), ()),
         "league:3:started",

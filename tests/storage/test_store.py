@@ -255,6 +255,37 @@ async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
         await second.close()
 
 
+async def test_outbox_counts_and_given_up_rows_of_one_server(store: Store) -> None:
+    async with store.write() as s:
+        here = await new_match(s)
+        there = await s.insert_match(
+            created_by="zed",
+            guild_id="g2",
+            channel_id="c2",
+            ruleset="classic",
+            realm="veldt",
+            board="classic",
+            symmetric=False,
+            seed=8,
+            turn_seconds=60,
+            no_show_limit=3,
+            grace_seconds=0,
+            reminders=[30],
+            now=1_000,
+        )
+        for key, match_id in (("a", here), ("b", here), ("c", there), ("d", None)):
+            await s.add_outbox(RawEntry(key, "x", outbox_match_id=match_id), now=10)
+        rows = {o.key: o.id for o in await s.claim_outbox(20, "n", 100, 10)}
+        for key in ("a", "c"):
+            await s.fail_outbox(rows[key], f"{key} is gone", None, 30)
+    async with store.read() as s:
+        assert await s.count_outbox() == 4
+        assert await s.count_outbox(guild_id="g1") == 2
+        assert await s.count_outbox("dead", guild_id="g1") == 1
+        dead = await s.dead_outbox("g1")
+    assert [(o.key, o.last_error) for o in dead] == [("a", "a is gone")]
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=8),
     lambda inner: (
