@@ -10,6 +10,12 @@ probability 0.5 + 0.1 x (attacker level - victim level), clamped to [0.1, 0.9], 
 two misses in a row. The fight ends early when a side has no minion left, or when a round from
 round 2 on sees no miss and takes no hit point (D-COMBAT-STALL), or when neither side has a
 minion able to strike (D-COMBAT-END).
+
+The report records each round once per pair of groups ("round": hits, misses, damage and kills
+of each group) and each fight's levels earned ("combat_ended"). A turn resolved with
+``strikes=True`` also records every strike ("strike" events after their round): recording draws
+nothing from the generator, so resolving the same state and orders again with it gives the same
+turn with its strike-by-strike detail, on demand (the full log, the rules scenarios).
 """
 
 from __future__ import annotations
@@ -38,11 +44,14 @@ class _Chance(dict[int, float]):
 
 
 _CHANCE: Final = _Chance({d: round(0.5 + 0.1 * d, 1) for d in range(-4, 5)})
-_MODE_PAIRS: Final = {"hand": ("mode", "hand"), "missile": ("mode", "missile")}
+_HAND_MODE: Final = ("mode", "hand")
+_MISSILE_MODE: Final = ("mode", "missile")
 _HIT: Final = ("hit", True)
 _MISS: Final = ("hit", False)
 _NO_DAMAGE: Final = ("damage", 0)
 _NOT_SOAKED: Final = ("soaked", 0)
+# Holds a round's place in the report until its figures are known.
+_ROUND: Final = Event.raw("round", ())
 
 
 class _Pairs(dict[int, tuple[str, int]]):
@@ -73,7 +82,9 @@ class _Fighter:
         "as_attacker",
         "as_victim",
         "attacks",
-        "bonus",
+        "bonus_hand",
+        "bonus_missile",
+        "bonus_round",
         "hand",
         "hit_any",
         "hp",
@@ -107,7 +118,13 @@ class _Fighter:
         self.alive = True
         self.misses = 0
         self.hit_any = False
-        self.bonus = bonus
+        # The nation's extra damage (digest 7.4): in round bonus_round (0: none), per mode.
+        if bonus is None:
+            self.bonus_round = self.bonus_hand = self.bonus_missile = 0
+        else:
+            mode, self.bonus_round, amount = bonus
+            self.bonus_hand = amount if mode == "hand" else 0
+            self.bonus_missile = amount if mode == "missile" else 0
 
 
 def precedence(world: World, group: Group) -> tuple[int, int]:
@@ -119,8 +136,8 @@ def precedence(world: World, group: Group) -> tuple[int, int]:
     return (2, group.id)
 
 
-def resolve_combat(world: World) -> None:
-    """Every fight of the turn, in precedence order."""
+def resolve_combat(world: World, strikes: bool = False) -> None:
+    """Every fight of the turn, in precedence order; ``strikes`` also records every strike."""
     at_square = {g.coord: g.id for g in world.groups}
     ordered = sorted(world.groups, key=lambda g: precedence(world, g))
     fought: set[tuple[int, int]] = set()
@@ -138,7 +155,7 @@ def resolve_combat(world: World) -> None:
                 continue
             fought.add(pair)
             if group.id in world.group_map and enemy.id in world.group_map:
-                _fight(world, group.id, enemy.id)
+                _fight(world, group.id, enemy.id, strikes)
 
 
 def _bonus(world: World, nation: str | None) -> tuple[str, int, int] | None:
@@ -166,7 +183,7 @@ def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> 
     return fighters
 
 
-def _fight(world: World, first_id: int, second_id: int) -> None:
+def _fight(world: World, first_id: int, second_id: int, strikes: bool) -> None:
     first = world.group_map[first_id]
     second = world.group_map[second_id]
     world.emit(
@@ -216,8 +233,22 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
             reason = stop
             break
         rounds = number
-        world.report.append(Event.raw("round", (("groups", ids), ("number", number))))
-        lost, missed = _round(world, number, sides, ids)
+        # The round's record goes before its strikes and deaths; its figures are known after.
+        at = len(world.report)
+        world.report.append(_ROUND)
+        tally = [0, 0, 0, 0, 0, 0, 0, 0]
+        lost, missed = _round(world, number, sides, ids, tally, strikes=strikes)
+        world.report[at] = Event.raw(
+            "round",
+            (
+                ("damage", (tally[4], tally[5])),
+                ("groups", ids),
+                ("hits", (tally[0], tally[1])),
+                ("kills", (tally[6], tally[7])),
+                ("misses", (tally[2], tally[3])),
+                ("number", number),
+            ),
+        )
         seen = world.revision
         if number >= 2 and lost == 0 and not missed:
             reason = "no_damage"
@@ -225,19 +256,17 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
     for fighters in sides:
         for f in fighters:
             carried[f.id] = (f.misses, f.hit_any)
-    for gid, fighters in zip(ids, sides, strict=True):
-        _write_back(world, gid, fighters, carried)
+    levels = tuple(
+        _write_back(world, gid, fighters, carried) for gid, fighters in zip(ids, sides, strict=True)
+    )
     if not any(f.alive for f in sides[0]) or not any(f.alive for f in sides[1]):
         reason = "destroyed"
     world.report.append(
-        Event.raw("combat_ended", (("groups", ids), ("reason", reason), ("rounds", rounds)))
+        Event.raw(
+            "combat_ended",
+            (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+        )
     )
-
-
-def _nation_bonus(fighter: _Fighter, mode: str, number: int) -> int:
-    """The nation's extra damage for a strike in ``mode`` in round ``number`` (digest 7.4)."""
-    bonus = fighter.bonus
-    return bonus[2] if bonus is not None and bonus[0] == mode and bonus[1] == number else 0
 
 
 def _stop(sides: tuple[list[_Fighter], list[_Fighter]], renew_armor: bool) -> str | None:
@@ -263,16 +292,21 @@ def _round(
     number: int,
     sides: tuple[list[_Fighter], list[_Fighter]],
     group_ids: tuple[int, int],
+    tally: list[int],
+    *,
+    strikes: bool,
 ) -> tuple[int, bool]:
-    """One round; returns hit points taken and whether any strike missed."""
+    """One round; returns hit points taken and whether any strike missed. ``tally`` counts, per
+    side (0 first, 1 second): hits [0, 1], misses [2, 3], damage dealt [4, 5], kills [6, 7]."""
     roll = world.rng.random
-    append = world.report.append
+    append = world.report.append if strikes else None
     new = _new
     chance = _CHANCE
     damage_pairs, soaked_pairs, hp_pairs = _DAMAGE, _SOAKED, _HP
     lost = 0
     missed = False
     for index, attackers in enumerate(sides):
+        hits = misses = dealt = kills = 0
         victims = sides[1 - index]
         victim_group = group_ids[1 - index]
         # Wise targeting depends only on the strike's damage and the victims, which change only
@@ -282,24 +316,26 @@ def _round(
         for attacker in attackers:
             if not attacker.alive:
                 continue
+            hand, missile = attacker.hand, attacker.missile
+            if attacker.bonus_round == number:  # the nation's extra damage (digest 7.4)
+                hand_extra, missile_extra = attacker.bonus_hand, attacker.bonus_missile
+            else:
+                hand_extra = missile_extra = 0
             if number == 1:
-                if attacker.missile <= 0:
+                if missile <= 0:
                     continue
-                mode, base = "missile", attacker.missile
-            elif attacker.hand > 0 or attacker.missile > 0:
+                mode_pair, damage = _MISSILE_MODE, missile + missile_extra
+            elif hand > 0 or missile > 0:
                 # From round 2 a minion strikes with its better mode, so a spell that raises one
                 # damage value never makes it strike weaker (D-COMBAT-MODE); a tie is hand.
-                mode, base = (
-                    ("hand", attacker.hand)
-                    if attacker.hand + _nation_bonus(attacker, "hand", number)
-                    >= attacker.missile + _nation_bonus(attacker, "missile", number)
-                    else ("missile", attacker.missile)
-                )
+                if hand + hand_extra >= missile + missile_extra:
+                    mode_pair, damage = _HAND_MODE, hand + hand_extra
+                else:
+                    mode_pair, damage = _MISSILE_MODE, missile + missile_extra
             else:
                 continue
-            damage = base + attacker.level + _nation_bonus(attacker, mode, number)
+            damage += attacker.level
             as_attacker = attacker.as_attacker
-            mode_pair = _MODE_PAIRS[mode]
             for _ in range(attacker.attacks):
                 if damage == chosen_for:
                     victim = chosen
@@ -328,17 +364,18 @@ def _round(
                     break
                 if attacker.misses < 2 and roll() >= chance[attacker.level - victim.level]:
                     attacker.misses += 1
-                    missed = True
-                    fields = (
-                        as_attacker,
-                        _NO_DAMAGE,
-                        _MISS,
-                        hp_pairs[victim.hp],
-                        mode_pair,
-                        _NOT_SOAKED,
-                        victim.as_victim,
-                    )
-                    append(new(Event, ("strike", fields)))
+                    misses += 1
+                    if append is not None:
+                        fields = (
+                            as_attacker,
+                            _NO_DAMAGE,
+                            _MISS,
+                            hp_pairs[victim.hp],
+                            mode_pair,
+                            _NOT_SOAKED,
+                            victim.as_victim,
+                        )
+                        append(new(Event, ("strike", fields)))
                     continue
                 attacker.misses = 0
                 attacker.hit_any = True
@@ -347,22 +384,31 @@ def _round(
                 victim.armor -= soaked
                 taken = damage - soaked
                 victim.hp -= taken
-                lost += taken
-                fields = (
-                    as_attacker,
-                    damage_pairs[taken],
-                    _HIT,
-                    hp_pairs[victim.hp],
-                    mode_pair,
-                    soaked_pairs[soaked],
-                    victim.as_victim,
-                )
-                append(new(Event, ("strike", fields)))
+                hits += 1
+                dealt += taken
+                if append is not None:
+                    fields = (
+                        as_attacker,
+                        damage_pairs[taken],
+                        _HIT,
+                        hp_pairs[victim.hp],
+                        mode_pair,
+                        soaked_pairs[soaked],
+                        victim.as_victim,
+                    )
+                    append(new(Event, ("strike", fields)))
                 if victim.hp <= 0:
                     _kill(world, victim, victim_group, attacker.id)
                     if not victim.alive:
+                        kills += 1
                         # The dead leave the victims' list: the scans above read only the living.
                         victims.remove(victim)
+        tally[index] = hits
+        tally[2 + index] = misses
+        tally[4 + index] = dealt
+        tally[6 + index] = kills
+        lost += dealt
+        missed = missed or misses > 0
     return lost, missed
 
 
@@ -388,14 +434,16 @@ def _write_back(
     group_id: int,
     fighters: list[_Fighter],
     carried: dict[int, tuple[int, bool]] | None = None,
-) -> None:
+) -> int:
     """The fighters' hit points into the World; at the end of the fight (``carried`` given) also
-    the level each recruit earned by hitting at least once (D-LEVELS)."""
+    the level each recruit earned by hitting at least once (D-LEVELS). Returns how many earned
+    one."""
     group = world.group_map.get(group_id)
     if group is None:
-        return
+        return 0
     hp = {f.id: f.hp for f in fighters if f.alive}
     changed = False
+    levels = 0
     minions = []
     for m in group.minions:
         new_hp = hp.get(m.id, m.hp)
@@ -408,25 +456,8 @@ def _write_back(
         )
         if earned:
             changed = True
-            minions.append(
-                Minion(
-                    m.id,
-                    m.kind,
-                    m.unit,
-                    m.nation,
-                    new_hp,
-                    m.max_hp,
-                    m.armor,
-                    m.attacks,
-                    m.hand,
-                    m.missile,
-                    m.level,
-                    m.walks,
-                    m.traits,
-                    True,
-                    m.name,
-                )
-            )
+            levels += 1
+            minions.append(_new(Minion, (*m[:4], new_hp, *m[5:13], True, m[14])))
         elif new_hp != m.hp:
             changed = True
             minions.append(m.with_hp(new_hp))
@@ -434,3 +465,4 @@ def _write_back(
             minions.append(m)
     if changed:
         world.update_group(group.with_minions(tuple(minions)))
+    return levels

@@ -8,6 +8,7 @@ engine fail.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Mapping
 from dataclasses import replace
@@ -41,10 +42,34 @@ def resolve_turn(
     rng: random.Random | None = None,
     *,
     content: Content,
+    strikes: bool = False,
 ) -> tuple[GameState, TurnReport]:
-    """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders)."""
+    """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders).
+
+    The report records combat per round; ``strikes=True`` also records every strike. Either way
+    the turn is the same (same state, same report but for the "strike" events), so the detail of
+    a stored turn is had by resolving its state and orders again with ``strikes=True``."""
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
+    # A turn allocates hundreds of thousands of short-lived records and frees them in order; the
+    # cyclic collector walking them meanwhile is a twentieth of the turn and finds nothing it
+    # must free now, so it waits for the end of the turn (and is left off if it already was).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolve(state, orders_by_side, rng, content, strikes)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _resolve(
+    state: GameState,
+    orders_by_side: Mapping[Side, Orders],
+    rng: random.Random | None,
+    content: Content,
+    strikes: bool,
+) -> tuple[GameState, TurnReport]:
     world = World(state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
 
@@ -65,7 +90,7 @@ def resolve_turn(
     run_spell_phase(world, {side: _castable(world, side, orders[side]) for side in SIDES})
     if world.result is None:
         resolve_movement(world, moves)
-        resolve_combat(world)
+        resolve_combat(world, strikes)
         world.broadcast("end_of_turn")
     world.forced_moves.clear()
     if world.result is None:
