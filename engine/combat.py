@@ -309,8 +309,10 @@ def _round(
         hits = misses = dealt = kills = 0
         victims = sides[1 - index]
         victim_group = group_ids[1 - index]
-        # Wise targeting depends only on the strike's damage and the victims, which change only
-        # when a strike lands: after a miss, a strike of the same damage picks the same victim.
+        # Wise targeting depends only on the strike's damage and the victims. A miss changes
+        # nothing, and a hit that leaves its victim alive only makes the chosen victim weaker (if
+        # it was the weakest it is more so; if it was killable the hit killed it): either way a
+        # strike of the same damage picks it again. Only a death (or a saved death) asks anew.
         chosen: _Fighter | None = None
         chosen_for = -1
         for attacker in attackers:
@@ -379,7 +381,6 @@ def _round(
                     continue
                 attacker.misses = 0
                 attacker.hit_any = True
-                chosen_for = -1
                 soaked = victim.armor if victim.armor < damage else damage
                 victim.armor -= soaked
                 taken = damage - soaked
@@ -398,6 +399,7 @@ def _round(
                     )
                     append(new(Event, ("strike", fields)))
                 if victim.hp <= 0:
+                    chosen_for = -1
                     _kill(world, victim, victim_group, attacker.id)
                     if not victim.alive:
                         kills += 1
