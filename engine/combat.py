@@ -79,8 +79,6 @@ class _Fighter:
     __slots__ = (
         "alive",
         "armor",
-        "as_attacker",
-        "as_victim",
         "attacks",
         "bonus_hand",
         "bonus_missile",
@@ -93,16 +91,15 @@ class _Fighter:
         "max_armor",
         "misses",
         "missile",
+        "order",
         "output",
+        "striker",
     )
 
     def __init__(
         self, minion: Minion, stats: Stats | None, bonus: tuple[str, int, int] | None
     ) -> None:
         self.id = minion.id
-        # The strike events' constant pairs, built once.
-        self.as_attacker = ("attacker", minion.id)
-        self.as_victim = ("victim", minion.id)
         if stats is None:
             self.hp = minion.hp
             self.max_armor = self.armor = minion.armor
@@ -115,7 +112,9 @@ class _Fighter:
             self.armor = self.max_armor
             self.hp = min(minion.hp, max_hp)
         self.output = self.hand + self.missile
+        self.striker = self.attacks > 0 and self.output > 0
         self.alive = True
+        self.order = 0  # place in its group (wise targeting's ties go to the earlier)
         self.misses = 0
         self.hit_any = False
         # The nation's extra damage (digest 7.4): in round bonus_round (0: none), per mode.
@@ -177,6 +176,7 @@ def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> 
         if m.nation not in bonuses:
             bonuses[m.nation] = _bonus(world, m.nation)
         f = _Fighter(m, None if per_member is None else per_member[index], bonuses[m.nation])
+        f.order = index
         if carried:
             f.misses, f.hit_any = carried.get(m.id, (0, False))
         fighters.append(f)
@@ -259,7 +259,7 @@ def _fight(world: World, first_id: int, second_id: int, strikes: bool) -> None:
     levels = tuple(
         _write_back(world, gid, fighters, carried) for gid, fighters in zip(ids, sides, strict=True)
     )
-    if not any(f.alive for f in sides[0]) or not any(f.alive for f in sides[1]):
+    if not (sides[0] and sides[1]):
         reason = "destroyed"
     world.report.append(
         Event.raw(
@@ -271,20 +271,19 @@ def _fight(world: World, first_id: int, second_id: int, strikes: bool) -> None:
 
 def _stop(sides: tuple[list[_Fighter], list[_Fighter]], renew_armor: bool) -> str | None:
     """Why the fight ends before this round ("destroyed": a side has no minion left;
-    "no_combatant": nobody can strike), or None; renews armor for the round when asked."""
-    alive = [False, False]
-    combatant = False
-    for index, fighters in enumerate(sides):
-        for f in fighters:
-            if renew_armor:
-                f.armor = f.max_armor
-            if f.alive:
-                alive[index] = True
-                if f.attacks > 0 and f.output > 0:
-                    combatant = True
-    if not (alive[0] and alive[1]):
+    "no_combatant": nobody can strike), or None; renews armor for the round when asked. The
+    sides hold only the living (the dead leave them as they fall)."""
+    if not (sides[0] and sides[1]):
         return "destroyed"
-    return None if combatant else "no_combatant"
+    if renew_armor:
+        for fighters in sides:
+            for f in fighters:
+                f.armor = f.max_armor
+    for fighters in sides:
+        for f in fighters:
+            if f.striker:
+                return None
+    return "no_combatant"
 
 
 def _round(
@@ -309,15 +308,12 @@ def _round(
         hits = misses = dealt = kills = 0
         victims = sides[1 - index]
         victim_group = group_ids[1 - index]
-        # Wise targeting depends only on the strike's damage and the victims. A miss changes
-        # nothing, and a hit that leaves its victim alive only makes the chosen victim weaker (if
-        # it was the weakest it is more so; if it was killable the hit killed it): either way a
-        # strike of the same damage picks it again. Only a death (or a saved death) asks anew.
-        chosen: _Fighter | None = None
-        chosen_for = -1
+        # Wise targeting depends only on the strike's damage and the victims, so each damage's
+        # choice is kept (``choice``) until a death asks anew: a miss changes nothing, and a hit
+        # that leaves its victim alive only makes that victim weaker, so for each damage the
+        # choice is either what it was or the victim hit (see _prefers).
+        choice: dict[int, _Fighter | None] = {}
         for attacker in attackers:
-            if not attacker.alive:
-                continue
             hand, missile = attacker.hand, attacker.missile
             if attacker.bonus_round == number:  # the nation's extra damage (digest 7.4)
                 hand_extra, missile_extra = attacker.bonus_hand, attacker.bonus_missile
@@ -337,10 +333,10 @@ def _round(
             else:
                 continue
             damage += attacker.level
-            as_attacker = attacker.as_attacker
+            as_attacker = ("attacker", attacker.id) if append is not None else None
             for _ in range(attacker.attacks):
-                if damage == chosen_for:
-                    victim = chosen
+                if damage in choice:
+                    victim = choice[damage]
                 else:
                     # Wise targeting (digest 7.6, inlined: the hottest loop of a turn): a victim
                     # this strike can kill, the most dangerous first (then the fewest hit points);
@@ -361,7 +357,7 @@ def _round(
                             victim, weakest_hp = v, hp
                     if kill is not None:
                         victim = kill
-                    chosen, chosen_for = victim, damage
+                    choice[damage] = victim
                 if victim is None:
                     break
                 if attacker.misses < 2 and roll() >= chance[attacker.level - victim.level]:
@@ -375,7 +371,7 @@ def _round(
                             hp_pairs[victim.hp],
                             mode_pair,
                             _NOT_SOAKED,
-                            victim.as_victim,
+                            ("victim", victim.id),
                         )
                         append(new(Event, ("strike", fields)))
                     continue
@@ -395,16 +391,20 @@ def _round(
                         hp_pairs[victim.hp],
                         mode_pair,
                         soaked_pairs[soaked],
-                        victim.as_victim,
+                        ("victim", victim.id),
                     )
                     append(new(Event, ("strike", fields)))
                 if victim.hp <= 0:
-                    chosen_for = -1
+                    choice.clear()
                     _kill(world, victim, victim_group, attacker.id)
                     if not victim.alive:
                         kills += 1
                         # The dead leave the victims' list: the scans above read only the living.
                         victims.remove(victim)
+                elif len(choice) > 1:
+                    for other, chosen in choice.items():
+                        if chosen is not victim and _prefers(victim, chosen, other):
+                            choice[other] = victim
         tally[index] = hits
         tally[2 + index] = misses
         tally[4 + index] = dealt
@@ -412,6 +412,22 @@ def _round(
         lost += dealt
         missed = missed or misses > 0
     return lost, missed
+
+
+def _prefers(weakened: _Fighter, chosen: _Fighter | None, damage: int) -> bool:
+    """Would wise targeting pick ``weakened`` over ``chosen`` for a strike of ``damage``? (The
+    order of the scan in _round: a victim it can kill, the most dangerous, then the fewest hit
+    points, then the earlier; else the fewest hit points, then the earlier.)"""
+    if chosen is None:
+        return True
+    can_kill = damage - weakened.armor >= weakened.hp
+    if can_kill != (damage - chosen.armor >= chosen.hp):
+        return can_kill
+    if can_kill and weakened.output != chosen.output:
+        return weakened.output > chosen.output
+    if weakened.hp != chosen.hp:
+        return weakened.hp < chosen.hp
+    return weakened.order < chosen.order
 
 
 def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> None:
