@@ -122,6 +122,12 @@ async def populate(store: Store, count: int, deadline: int, now: int, position: 
                     await s.put_orders(match_id, turn, "red", orders, confirmed=False, now=now)
 
 
+def _children_cpu() -> float:
+    """CPU seconds of the ended child processes (the workers, once shut down)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def peak_rss_mb() -> tuple[float, float]:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -194,13 +200,16 @@ def main() -> None:
         f"{args.workers} engine worker process(es)"
     )
     for backend in backends:
+        before = _children_cpu()
         result = asyncio.run(with_backend(backend, args.matches, args.workers, args.position))
+        workers_cpu = _children_cpu() - before
         rate = result["turns"] / result["seconds"]
         print(
             f"{backend:>8}: all {int(result['turns'])} turns resolved and persisted with "
             f"{int(result['outbox'])} outbox rows in {result['seconds']:.2f} s "
             f"({rate:.0f} turns/s; target <= {6 if args.position == 'late' else 30} s); "
-            f"{result['loop_cpu']:.2f} s of CPU in the service process (its event loop)"
+            f"CPU: {result['loop_cpu']:.2f} s in the service process (its event loop), "
+            f"{workers_cpu:.2f} s in the workers (set-up included)"
         )
     own, largest = peak_rss_mb()
     print(
