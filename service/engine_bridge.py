@@ -78,6 +78,26 @@ def resolve(
     return new_state.to_dict(), report.to_dict()
 
 
+def strike_detail(
+    state_doc: Mapping[str, Any],
+    orders_by_side: Mapping[str, Mapping[str, Any] | None],
+    report_doc: Mapping[str, Any],
+) -> JsonDict:
+    """A stored turn's report with every strike, recomputed: the turn resolved again from the
+    state before it and its orders, with ``strikes=True`` (reports store a record per combat
+    round). The stored report as it is when the turn resolves differently now (the rules
+    changed since), so the detail never tells another story than the report."""
+    state = GameState.from_dict(state_doc)
+    orders = {
+        Side(side): Orders() if doc is None else Orders.from_dict(doc)
+        for side, doc in orders_by_side.items()
+    }
+    _, report = resolve_turn(state, orders, content=load_content(), strikes=True)
+    detail: JsonDict = json.loads(json.dumps(report.to_dict()))
+    plain = [e for e in detail["events"] if e["kind"] != "strike"]
+    return detail if plain == report_doc.get("events") else dict(report_doc)
+
+
 # A resolution as the service stores it: the new state and the report as compact JSON text (keys
 # sorted, as storage writes them), and the new state's head.
 Encoded = tuple[str, str, JsonDict]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bench.engine import late_game
 from engine.content import load_content
 from engine.setup import default_deck
 from engine.state import Side
@@ -30,3 +31,17 @@ def test_a_worker_resolves_from_the_stored_text_and_sends_back_the_texts_to_stor
     assert eb.resolve_many_encoded([(json.dumps(state), orders)]) == [
         (state_text, report_text, head)
     ]
+
+
+def test_the_strike_detail_of_a_stored_turn_is_recomputed_from_its_orders() -> None:
+    content = load_content()
+    state, _ = late_game(content)
+    orders: dict[str, dict[str, object] | None] = {"red": None, "blue": None}
+    _, stored = eb.resolve(state.to_dict(), orders)
+    assert not any(e["kind"] == "strike" for e in stored["events"])
+    detail = eb.strike_detail(state.to_dict(), orders, stored)
+    assert sum(e["kind"] == "strike" for e in detail["events"]) > 500
+    assert [e for e in detail["events"] if e["kind"] != "strike"] == stored["events"]
+    # A turn that resolves differently now keeps the report it was told with.
+    changed = {**stored, "events": stored["events"][1:]}
+    assert eb.strike_detail(state.to_dict(), orders, changed) == changed
