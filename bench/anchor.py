@@ -11,7 +11,8 @@ time) one of our late-game turns and one of our mid-game turns are timed (`bench
 fixtures), so both sides see the same minute of a shared machine. Printed: diplomacy's ms per
 phase (median over the rounds), ours per turn, and the ratios per phase, per ordered piece
 (group against unit), per minion (against unit) and per strike (against adjudicated order), the
-strikes counted from our turn report. Setting the orders (diplomacy's validation) is not timed.
+strikes counted from our turn report's round records. Setting the orders (diplomacy's
+validation) is not timed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from bench.engine import late_game, mid_game
 from engine.content import Content, load_content
 from engine.orders import Orders
+from engine.report import TurnReport
 from engine.state import GameState, Side
 from engine.turn import resolve_turn
 
@@ -108,8 +110,20 @@ def fixture(name: str, build: Callable[[Content], Any], content: Content) -> Fix
         orders,
         len(state.groups),
         sum(len(g.minions) for g in state.groups),
-        sum(1 for e in report.events if e.kind == "strike"),
+        strike_count(report),
     )
+
+
+def strike_count(report: TurnReport) -> int:
+    """The turn's strikes, from its rounds' records (each strike hits or misses)."""
+    total = 0
+    for event in report.events:
+        if event.kind == "round":
+            for key in ("hits", "misses"):
+                pair = event.get(key)
+                assert isinstance(pair, tuple)
+                total += sum(n for n in pair if isinstance(n, int))
+    return total
 
 
 def cpu_ms(work: Callable[[], object]) -> float:

@@ -4,6 +4,8 @@ dice, and the expectations are checked; the first turn that fails ends the run."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from conformance import read
 from conformance.check import check_expectations
 from conformance.model import DICE, Failure, FixedDice, Labels, Scenario, ScenarioError
@@ -16,6 +18,7 @@ from engine.orders import (
     Target,
     TrainOrder,
 )
+from engine.report import TurnReport
 from engine.state import SIDES, GameState, Side
 from engine.tables import Table
 from engine.turn import resolve_turn
@@ -36,16 +39,30 @@ def run_scenario(scenario: Scenario) -> list[Failure]:
         dice = turn.get("dice", scenario.dice)
         rng = FixedDice(DICE[dice], state.seed) if dice in DICE else None
         before = state
-        state, report = resolve_turn(state, orders, rng, content=scenario.content)
+        # Expectations may name strikes, so the turn is resolved with its strike detail; the
+        # turn as stored (without it) must be the same turn.
+        state, report = resolve_turn(state, orders, rng, content=scenario.content, strikes=True)
+        plain = FixedDice(DICE[dice], before.seed) if dice in DICE else None
+        if resolve_turn(before, orders, plain, content=scenario.content) != (
+            state,
+            without_strikes(report),
+        ):
+            return [Failure(number, ["the turn without its strike detail is another turn"])]
         expect = turn.table("expect")
         if expect.get("replays", False):
             again = FixedDice(DICE[dice], before.seed) if dice in DICE else None
-            if resolve_turn(before, orders, again, content=scenario.content) != (state, report):
+            replayed = resolve_turn(before, orders, again, content=scenario.content, strikes=True)
+            if replayed != (state, report):
                 return [Failure(number, ["replaying the turn gave a different result"])]
         lines = check_expectations(expect, state, report, scenario)
         if lines:
             return [Failure(number, lines)]
     return []
+
+
+def without_strikes(report: TurnReport) -> TurnReport:
+    """The report as a turn resolved without its strike detail records it."""
+    return replace(report, events=tuple(e for e in report.events if e.kind != "strike"))
 
 
 def _orders(t: Table, labels: Labels, state: GameState, side: Side) -> Orders:

@@ -10,6 +10,12 @@ probability 0.5 + 0.1 x (attacker level - victim level), clamped to [0.1, 0.9], 
 two misses in a row. The fight ends early when a side has no minion left, or when a round from
 round 2 on sees no miss and takes no hit point (D-COMBAT-STALL), or when neither side has a
 minion able to strike (D-COMBAT-END).
+
+The report records each round once per pair of groups ("round": hits, misses, damage and kills
+of each group) and each fight's levels earned ("combat_ended"). A turn resolved with
+``strikes=True`` also records every strike ("strike" events after their round): recording draws
+nothing from the generator, so resolving the same state and orders again with it gives the same
+turn with its strike-by-strike detail, on demand (the full log, the rules scenarios).
 """
 
 from __future__ import annotations
@@ -38,11 +44,14 @@ class _Chance(dict[int, float]):
 
 
 _CHANCE: Final = _Chance({d: round(0.5 + 0.1 * d, 1) for d in range(-4, 5)})
-_MODE_PAIRS: Final = {"hand": ("mode", "hand"), "missile": ("mode", "missile")}
+_HAND_MODE: Final = ("mode", "hand")
+_MISSILE_MODE: Final = ("mode", "missile")
 _HIT: Final = ("hit", True)
 _MISS: Final = ("hit", False)
 _NO_DAMAGE: Final = ("damage", 0)
 _NOT_SOAKED: Final = ("soaked", 0)
+# Holds a round's place in the report until its figures are known.
+_ROUND: Final = Event.raw("round", ())
 
 
 class _Pairs(dict[int, tuple[str, int]]):
@@ -70,10 +79,10 @@ class _Fighter:
     __slots__ = (
         "alive",
         "armor",
-        "as_attacker",
-        "as_victim",
         "attacks",
-        "bonus",
+        "bonus_hand",
+        "bonus_missile",
+        "bonus_round",
         "hand",
         "hit_any",
         "hp",
@@ -82,16 +91,15 @@ class _Fighter:
         "max_armor",
         "misses",
         "missile",
+        "order",
         "output",
+        "striker",
     )
 
     def __init__(
         self, minion: Minion, stats: Stats | None, bonus: tuple[str, int, int] | None
     ) -> None:
         self.id = minion.id
-        # The strike events' constant pairs, built once.
-        self.as_attacker = ("attacker", minion.id)
-        self.as_victim = ("victim", minion.id)
         if stats is None:
             self.hp = minion.hp
             self.max_armor = self.armor = minion.armor
@@ -104,10 +112,18 @@ class _Fighter:
             self.armor = self.max_armor
             self.hp = min(minion.hp, max_hp)
         self.output = self.hand + self.missile
+        self.striker = self.attacks > 0 and self.output > 0
         self.alive = True
+        self.order = 0  # place in its group (wise targeting's ties go to the earlier)
         self.misses = 0
         self.hit_any = False
-        self.bonus = bonus
+        # The nation's extra damage (digest 7.4): in round bonus_round (0: none), per mode.
+        if bonus is None:
+            self.bonus_round = self.bonus_hand = self.bonus_missile = 0
+        else:
+            mode, self.bonus_round, amount = bonus
+            self.bonus_hand = amount if mode == "hand" else 0
+            self.bonus_missile = amount if mode == "missile" else 0
 
 
 def precedence(world: World, group: Group) -> tuple[int, int]:
@@ -119,8 +135,8 @@ def precedence(world: World, group: Group) -> tuple[int, int]:
     return (2, group.id)
 
 
-def resolve_combat(world: World) -> None:
-    """Every fight of the turn, in precedence order."""
+def resolve_combat(world: World, strikes: bool = False) -> None:
+    """Every fight of the turn, in precedence order; ``strikes`` also records every strike."""
     at_square = {g.coord: g.id for g in world.groups}
     ordered = sorted(world.groups, key=lambda g: precedence(world, g))
     fought: set[tuple[int, int]] = set()
@@ -138,7 +154,7 @@ def resolve_combat(world: World) -> None:
                 continue
             fought.add(pair)
             if group.id in world.group_map and enemy.id in world.group_map:
-                _fight(world, group.id, enemy.id)
+                _fight(world, group.id, enemy.id, strikes)
 
 
 def _bonus(world: World, nation: str | None) -> tuple[str, int, int] | None:
@@ -160,13 +176,14 @@ def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> 
         if m.nation not in bonuses:
             bonuses[m.nation] = _bonus(world, m.nation)
         f = _Fighter(m, None if per_member is None else per_member[index], bonuses[m.nation])
+        f.order = index
         if carried:
             f.misses, f.hit_any = carried.get(m.id, (0, False))
         fighters.append(f)
     return fighters
 
 
-def _fight(world: World, first_id: int, second_id: int) -> None:
+def _fight(world: World, first_id: int, second_id: int, strikes: bool) -> None:
     first = world.group_map[first_id]
     second = world.group_map[second_id]
     world.emit(
@@ -216,8 +233,23 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
             reason = stop
             break
         rounds = number
-        world.report.append(Event.raw("round", (("groups", ids), ("number", number))))
-        lost, missed = _round(world, number, sides, ids)
+        # The round's record goes before its strikes and deaths; its figures are known after.
+        at = len(world.report)
+        world.report.append(_ROUND)
+        tally = [0, 0, 0, 0, 0, 0, 0, 0]
+        lost, missed = _round(world, number, sides, ids, tally, strikes=strikes)
+        if world.report.recording:
+            world.report.events[at] = Event.raw(
+                "round",
+                (
+                    ("damage", (tally[4], tally[5])),
+                    ("groups", ids),
+                    ("hits", (tally[0], tally[1])),
+                    ("kills", (tally[6], tally[7])),
+                    ("misses", (tally[2], tally[3])),
+                    ("number", number),
+                ),
+            )
         seen = world.revision
         if number >= 2 and lost == 0 and not missed:
             reason = "no_damage"
@@ -225,37 +257,34 @@ def _fight(world: World, first_id: int, second_id: int) -> None:
     for fighters in sides:
         for f in fighters:
             carried[f.id] = (f.misses, f.hit_any)
-    for gid, fighters in zip(ids, sides, strict=True):
-        _write_back(world, gid, fighters, carried)
-    if not any(f.alive for f in sides[0]) or not any(f.alive for f in sides[1]):
+    levels = tuple(
+        _write_back(world, gid, fighters, carried) for gid, fighters in zip(ids, sides, strict=True)
+    )
+    if not (sides[0] and sides[1]):
         reason = "destroyed"
     world.report.append(
-        Event.raw("combat_ended", (("groups", ids), ("reason", reason), ("rounds", rounds)))
+        Event.raw(
+            "combat_ended",
+            (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+        )
     )
-
-
-def _nation_bonus(fighter: _Fighter, mode: str, number: int) -> int:
-    """The nation's extra damage for a strike in ``mode`` in round ``number`` (digest 7.4)."""
-    bonus = fighter.bonus
-    return bonus[2] if bonus is not None and bonus[0] == mode and bonus[1] == number else 0
 
 
 def _stop(sides: tuple[list[_Fighter], list[_Fighter]], renew_armor: bool) -> str | None:
     """Why the fight ends before this round ("destroyed": a side has no minion left;
-    "no_combatant": nobody can strike), or None; renews armor for the round when asked."""
-    alive = [False, False]
-    combatant = False
-    for index, fighters in enumerate(sides):
-        for f in fighters:
-            if renew_armor:
-                f.armor = f.max_armor
-            if f.alive:
-                alive[index] = True
-                if f.attacks > 0 and f.output > 0:
-                    combatant = True
-    if not (alive[0] and alive[1]):
+    "no_combatant": nobody can strike), or None; renews armor for the round when asked. The
+    sides hold only the living (the dead leave them as they fall)."""
+    if not (sides[0] and sides[1]):
         return "destroyed"
-    return None if combatant else "no_combatant"
+    if renew_armor:
+        for fighters in sides:
+            for f in fighters:
+                f.armor = f.max_armor
+    for fighters in sides:
+        for f in fighters:
+            if f.striker:
+                return None
+    return "no_combatant"
 
 
 def _round(
@@ -263,46 +292,52 @@ def _round(
     number: int,
     sides: tuple[list[_Fighter], list[_Fighter]],
     group_ids: tuple[int, int],
+    tally: list[int],
+    *,
+    strikes: bool,
 ) -> tuple[int, bool]:
-    """One round; returns hit points taken and whether any strike missed."""
+    """One round; returns hit points taken and whether any strike missed. ``tally`` counts, per
+    side (0 first, 1 second): hits [0, 1], misses [2, 3], damage dealt [4, 5], kills [6, 7]."""
     roll = world.rng.random
-    append = world.report.append
+    append = world.report.append if strikes else None
     new = _new
     chance = _CHANCE
     damage_pairs, soaked_pairs, hp_pairs = _DAMAGE, _SOAKED, _HP
     lost = 0
     missed = False
     for index, attackers in enumerate(sides):
+        hits = misses = dealt = kills = 0
         victims = sides[1 - index]
         victim_group = group_ids[1 - index]
-        # Wise targeting depends only on the strike's damage and the victims, which change only
-        # when a strike lands: after a miss, a strike of the same damage picks the same victim.
-        chosen: _Fighter | None = None
-        chosen_for = -1
+        # Wise targeting depends only on the strike's damage and the victims, so each damage's
+        # choice is kept (``choice``) until a death asks anew: a miss changes nothing, and a hit
+        # that leaves its victim alive only makes that victim weaker, so for each damage the
+        # choice is either what it was or the victim hit (see _prefers).
+        choice: dict[int, _Fighter | None] = {}
         for attacker in attackers:
-            if not attacker.alive:
-                continue
+            hand, missile = attacker.hand, attacker.missile
+            if attacker.bonus_round == number:  # the nation's extra damage (digest 7.4)
+                hand_extra, missile_extra = attacker.bonus_hand, attacker.bonus_missile
+            else:
+                hand_extra = missile_extra = 0
             if number == 1:
-                if attacker.missile <= 0:
+                if missile <= 0:
                     continue
-                mode, base = "missile", attacker.missile
-            elif attacker.hand > 0 or attacker.missile > 0:
+                mode_pair, damage = _MISSILE_MODE, missile + missile_extra
+            elif hand > 0 or missile > 0:
                 # From round 2 a minion strikes with its better mode, so a spell that raises one
                 # damage value never makes it strike weaker (D-COMBAT-MODE); a tie is hand.
-                mode, base = (
-                    ("hand", attacker.hand)
-                    if attacker.hand + _nation_bonus(attacker, "hand", number)
-                    >= attacker.missile + _nation_bonus(attacker, "missile", number)
-                    else ("missile", attacker.missile)
-                )
+                if hand + hand_extra >= missile + missile_extra:
+                    mode_pair, damage = _HAND_MODE, hand + hand_extra
+                else:
+                    mode_pair, damage = _MISSILE_MODE, missile + missile_extra
             else:
                 continue
-            damage = base + attacker.level + _nation_bonus(attacker, mode, number)
-            as_attacker = attacker.as_attacker
-            mode_pair = _MODE_PAIRS[mode]
+            damage += attacker.level
+            as_attacker = ("attacker", attacker.id) if append is not None else None
             for _ in range(attacker.attacks):
-                if damage == chosen_for:
-                    victim = chosen
+                if damage in choice:
+                    victim = choice[damage]
                 else:
                     # Wise targeting (digest 7.6, inlined: the hottest loop of a turn): a victim
                     # this strike can kill, the most dangerous first (then the fewest hit points);
@@ -323,47 +358,77 @@ def _round(
                             victim, weakest_hp = v, hp
                     if kill is not None:
                         victim = kill
-                    chosen, chosen_for = victim, damage
+                    choice[damage] = victim
                 if victim is None:
                     break
                 if attacker.misses < 2 and roll() >= chance[attacker.level - victim.level]:
                     attacker.misses += 1
-                    missed = True
-                    fields = (
-                        as_attacker,
-                        _NO_DAMAGE,
-                        _MISS,
-                        hp_pairs[victim.hp],
-                        mode_pair,
-                        _NOT_SOAKED,
-                        victim.as_victim,
-                    )
-                    append(new(Event, ("strike", fields)))
+                    misses += 1
+                    if append is not None:
+                        fields = (
+                            as_attacker,
+                            _NO_DAMAGE,
+                            _MISS,
+                            hp_pairs[victim.hp],
+                            mode_pair,
+                            _NOT_SOAKED,
+                            ("victim", victim.id),
+                        )
+                        append(new(Event, ("strike", fields)))
                     continue
                 attacker.misses = 0
                 attacker.hit_any = True
-                chosen_for = -1
                 soaked = victim.armor if victim.armor < damage else damage
                 victim.armor -= soaked
                 taken = damage - soaked
                 victim.hp -= taken
-                lost += taken
-                fields = (
-                    as_attacker,
-                    damage_pairs[taken],
-                    _HIT,
-                    hp_pairs[victim.hp],
-                    mode_pair,
-                    soaked_pairs[soaked],
-                    victim.as_victim,
-                )
-                append(new(Event, ("strike", fields)))
+                hits += 1
+                dealt += taken
+                if append is not None:
+                    fields = (
+                        as_attacker,
+                        damage_pairs[taken],
+                        _HIT,
+                        hp_pairs[victim.hp],
+                        mode_pair,
+                        soaked_pairs[soaked],
+                        ("victim", victim.id),
+                    )
+                    append(new(Event, ("strike", fields)))
                 if victim.hp <= 0:
+                    choice.clear()
                     _kill(world, victim, victim_group, attacker.id)
                     if not victim.alive:
+                        kills += 1
                         # The dead leave the victims' list: the scans above read only the living.
                         victims.remove(victim)
+                elif len(choice) > 1:
+                    for other, chosen in choice.items():
+                        if chosen is not victim and _prefers(victim, chosen, other):
+                            choice[other] = victim
+        tally[index] = hits
+        tally[2 + index] = misses
+        tally[4 + index] = dealt
+        tally[6 + index] = kills
+        lost += dealt
+        missed = missed or misses > 0
     return lost, missed
+
+
+def _prefers(weakened: _Fighter, chosen: _Fighter | None, damage: int) -> bool:
+    """Would wise targeting pick ``weakened`` over ``chosen`` for a strike of ``damage``? (The
+    order of the scan in _round: a victim it can kill, the most dangerous, then the fewest hit
+    points, then the earlier; else the fewest hit points, then the earlier.)"""
+    if chosen is None:
+        return True
+    can_kill = damage - weakened.armor >= weakened.hp
+    if can_kill != (damage - chosen.armor >= chosen.hp):
+        return can_kill
+    if can_kill and weakened.output != chosen.output:
+        return weakened.output > chosen.output
+    if weakened.hp != chosen.hp:
+        return weakened.hp < chosen.hp
+    return weakened.order < chosen.order
 
 
 def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> None:
@@ -388,14 +453,16 @@ def _write_back(
     group_id: int,
     fighters: list[_Fighter],
     carried: dict[int, tuple[int, bool]] | None = None,
-) -> None:
+) -> int:
     """The fighters' hit points into the World; at the end of the fight (``carried`` given) also
-    the level each recruit earned by hitting at least once (D-LEVELS)."""
+    the level each recruit earned by hitting at least once (D-LEVELS). Returns how many earned
+    one."""
     group = world.group_map.get(group_id)
     if group is None:
-        return
+        return 0
     hp = {f.id: f.hp for f in fighters if f.alive}
     changed = False
+    levels = 0
     minions = []
     for m in group.minions:
         new_hp = hp.get(m.id, m.hp)
@@ -408,25 +475,8 @@ def _write_back(
         )
         if earned:
             changed = True
-            minions.append(
-                Minion(
-                    m.id,
-                    m.kind,
-                    m.unit,
-                    m.nation,
-                    new_hp,
-                    m.max_hp,
-                    m.armor,
-                    m.attacks,
-                    m.hand,
-                    m.missile,
-                    m.level,
-                    m.walks,
-                    m.traits,
-                    True,
-                    m.name,
-                )
-            )
+            levels += 1
+            minions.append(_new(Minion, (*m[:4], new_hp, *m[5:13], True, m[14])))
         elif new_hp != m.hp:
             changed = True
             minions.append(m.with_hp(new_hp))
@@ -434,3 +484,4 @@ def _write_back(
             minions.append(m)
     if changed:
         world.update_group(group.with_minions(tuple(minions)))
+    return levels

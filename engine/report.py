@@ -57,9 +57,19 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
     "moonwalk_failed": "group, side, at: a bounce found no square; the group left the game",
     # combat
     "combat": "at, against, groups, sides: a fight begins between two groups",
-    "round": "number, groups: a combat round begins",
-    "strike": "attacker, victim, mode, hit, damage, soaked, hp: one attack",
-    "combat_ended": "groups, rounds, reason: a fight ended",
+    "round": (
+        "number, groups, hits, misses, damage, kills: a combat round; each figure is a pair, one"
+        " per group in the order of groups (strikes that hit, strikes that missed, hit points it"
+        " took off the other group, minions of the other group it killed)"
+    ),
+    "strike": (
+        "attacker, victim, mode, hit, damage, soaked, hp: one attack (recorded after its round"
+        " only when the turn is resolved with strikes=True)"
+    ),
+    "combat_ended": (
+        "groups, rounds, reason, levels: a fight ended; levels: how many recruits of each group"
+        " earned a level in it"
+    ),
     # minions and groups
     "damaged": "minion, group, amount, source: damage outside combat (a terrain id for terrain)",
     "died": "minion, group, side, at, cause, by: a minion died (killed, died, removed)",

@@ -226,6 +226,9 @@ class Structure:
         )
 
 
+# Builds a named tuple from its fields in order, without the Python-level constructor.
+_new = tuple.__new__
+
 MinionKind: TypeAlias = Literal["recruit", "monster"]
 
 
@@ -255,44 +258,13 @@ class Minion(NamedTuple):
     name: str = ""
 
     def with_hp(self, hp: int) -> Minion:
-        """This minion with ``hp`` hit points (a fast path for combat's many updates)."""
-        return Minion(
-            self.id,
-            self.kind,
-            self.unit,
-            self.nation,
-            hp,
-            self.max_hp,
-            self.armor,
-            self.attacks,
-            self.hand,
-            self.missile,
-            self.level,
-            self.walks,
-            self.traits,
-            self.earned_level,
-            self.name,
-        )
+        """This minion with ``hp`` hit points (a fast path for combat's many updates: the named
+        tuple's own constructor is a Python function, ``tuple.__new__`` builds the same record)."""
+        return _new(Minion, (*self[:4], hp, *self[5:]))
 
     def with_level(self, level: int, earned_level: bool = False) -> Minion:
         """This minion at ``level`` (start of turn step 1 awards many levels at once)."""
-        return Minion(
-            self.id,
-            self.kind,
-            self.unit,
-            self.nation,
-            self.hp,
-            self.max_hp,
-            self.armor,
-            self.attacks,
-            self.hand,
-            self.missile,
-            level,
-            self.walks,
-            self.traits,
-            earned_level,
-            self.name,
-        )
+        return _new(Minion, (*self[:10], level, self[11], self[12], earned_level, self[14]))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -373,7 +345,7 @@ class Group(NamedTuple):
 
     def with_minions(self, minions: tuple[Minion, ...]) -> Group:
         """This group with ``minions`` (a fast path for the turn's many membership changes)."""
-        return Group(self.id, self.owner, self.controller, self.coord, minions)
+        return _new(Group, (self.id, self.owner, self.controller, self.coord, minions))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -8,6 +8,7 @@ engine fail.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Mapping
 from dataclasses import replace
@@ -42,16 +43,41 @@ def resolve_turn(
     *,
     content: Content,
     record: bool = True,
+    strikes: bool = False,
 ) -> tuple[GameState, TurnReport]:
     """Resolve ``state.turn`` with both sides' orders (a missing side gives no orders).
+
+    The report records combat per round; ``strikes=True`` also records every strike. Either way
+    the turn is the same (same state, same report but for the "strike" events), so the detail of
+    a stored turn is had by resolving its state and orders again with ``strikes=True``.
 
     ``record=False`` is for searches that play many turns and read only the states (computer
     players): the turn records no events (``World.emit`` builds none), and the report carries
     none (its turn, initiative and result are still right). The new state is the same either
-    way.
-    """
+    way."""
     if state.result is not None:
         raise GameOverError(f"the game is over ({state.result.reason})")
+    # A turn allocates hundreds of thousands of short-lived records and frees them in order; the
+    # cyclic collector walking them meanwhile is a twentieth of the turn and finds nothing it
+    # must free now, so it waits for the end of the turn (and is left off if it already was).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _resolve(state, orders_by_side, rng, content, record=record, strikes=strikes)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _resolve(
+    state: GameState,
+    orders_by_side: Mapping[Side, Orders],
+    rng: random.Random | None,
+    content: Content,
+    *,
+    record: bool,
+    strikes: bool,
+) -> tuple[GameState, TurnReport]:
     world = World(
         state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS, record=record
     )
@@ -74,7 +100,7 @@ def resolve_turn(
     run_spell_phase(world, {side: _castable(world, side, orders[side]) for side in SIDES})
     if world.result is None:
         resolve_movement(world, moves)
-        resolve_combat(world)
+        resolve_combat(world, strikes)
         world.broadcast("end_of_turn")
     world.forced_moves.clear()
     if world.result is None:

@@ -247,8 +247,10 @@ def structure_mana_chip(
     return chip, (left + pad, top + pad + icon_height - 1)
 
 
+@lru_cache(maxsize=64)
 def structure_icon(kind: str, owner: str, width: int, theme: Theme) -> Image.Image:
-    """A building in its owner's colour with a flag in the owner's shape."""
+    """A building in its owner's colour with a flag in the owner's shape (read only: it is
+    pasted, and kept for the next board)."""
     style = theme.owner(owner)
     s = SUPERSAMPLE
     w = width * s

@@ -7,6 +7,7 @@ play with the shipped catalogue (``load_content()``, loaded once per process).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -77,11 +78,54 @@ def resolve(
     return new_state.to_dict(), report.to_dict()
 
 
-def resolve_many(
-    jobs: Sequence[tuple[Mapping[str, Any], Mapping[str, Mapping[str, Any] | None]]],
-) -> list[tuple[JsonDict, JsonDict]]:
-    """Several independent resolutions; the unit of work sent to a worker process."""
-    return [resolve(state, orders) for state, orders in jobs]
+def strike_detail(
+    state_doc: Mapping[str, Any],
+    orders_by_side: Mapping[str, Mapping[str, Any] | None],
+    report_doc: Mapping[str, Any],
+) -> JsonDict:
+    """A stored turn's report with every strike, recomputed: the turn resolved again from the
+    state before it and its orders, with ``strikes=True`` (reports store a record per combat
+    round). The stored report as it is when the turn resolves differently now (the rules
+    changed since), so the detail never tells another story than the report."""
+    state = GameState.from_dict(state_doc)
+    orders = {
+        Side(side): Orders() if doc is None else Orders.from_dict(doc)
+        for side, doc in orders_by_side.items()
+    }
+    _, report = resolve_turn(state, orders, content=load_content(), strikes=True)
+    detail: JsonDict = json.loads(json.dumps(report.to_dict()))
+    plain = [e for e in detail["events"] if e["kind"] != "strike"]
+    return detail if plain == report_doc.get("events") else dict(report_doc)
+
+
+# A resolution as the service stores it: the new state and the report as compact JSON text (keys
+# sorted, as storage writes them), and the new state's head.
+Encoded = tuple[str, str, JsonDict]
+
+
+def head(state_doc: Mapping[str, Any]) -> JsonDict:
+    """What the service reads of a new state: its turn and its result."""
+    return {"turn": state_doc["turn"], "result": state_doc.get("result")}
+
+
+def resolve_encoded(
+    state_text: str, orders_by_side: Mapping[str, Mapping[str, Any] | None]
+) -> Encoded:
+    """:func:`resolve` from a stored state's JSON text to the texts to store, so that a worker
+    process, not the caller, decodes and encodes the documents."""
+    new_state, report = resolve(json.loads(state_text), orders_by_side)
+    return _text(new_state), _text(report), head(new_state)
+
+
+def resolve_many_encoded(
+    jobs: Sequence[tuple[str, Mapping[str, Mapping[str, Any] | None]]],
+) -> list[Encoded]:
+    """Several :func:`resolve_encoded`; the unit of work sent to a worker process."""
+    return [resolve_encoded(state, orders) for state, orders in jobs]
+
+
+def _text(doc: JsonDict) -> str:
+    return json.dumps(doc, separators=(",", ":"), sort_keys=True)
 
 
 def end_by_concession(state_doc: Mapping[str, Any], side: str) -> JsonDict:

@@ -1,6 +1,7 @@
 """The only code that speaks SQL: SQLite (default) and PostgreSQL behind one interface."""
 
 from storage.db import ConflictError, StorageError
+from storage.queries import JsonText
 from storage.records import (
     DeckRecord,
     DueMatch,
@@ -17,6 +18,7 @@ __all__ = [
     "ConflictError",
     "DeckRecord",
     "DueMatch",
+    "JsonText",
     "MatchRecord",
     "OrdersRecord",
     "OutboxRecord",

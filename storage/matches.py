@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.state import Side
 from storage.db import Row
-from storage.queries import Queries, loads_opt, set_clause
+from storage.queries import JsonText, Queries, loads_opt, set_clause
 from storage.records import DeckRecord, MatchRecord, MatchStatus, SeatRecord
 
 _MATCH_COLUMNS = (
@@ -227,6 +227,12 @@ class MatchQueries(Queries):
             house,
             None if spells is None else json.dumps(list(spells)),
         )
+
+    async def get_state_text(self, match_id: int) -> JsonText | None:
+        """The match's current state as stored, not decoded: what a worker process resolves
+        from (decoding a late-game state costs the event loop more than the engine's turn)."""
+        row = await self.tx.fetchone("SELECT state FROM matches WHERE id = ?", match_id)
+        return None if row is None or row["state"] is None else JsonText(row["state"])
 
     async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[SeatRecord]]:
         out: dict[int, list[SeatRecord]] = {m: [] for m in match_ids}

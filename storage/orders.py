@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from storage.db import Row
-from storage.queries import Queries, dumps
+from storage.queries import JsonText, Queries, dumps
 from storage.records import JsonDict, OrdersRecord, TurnRecord
 
 
@@ -91,8 +91,8 @@ class OrderQueries(Queries):
         turn: int,
         *,
         orders: Mapping[str, JsonDict | None],
-        report: JsonDict,
-        state: JsonDict,
+        report: JsonDict | JsonText,
+        state: JsonDict | JsonText,
         no_shows: Sequence[str],
         cause: str,
         now: int,

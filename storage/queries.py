@@ -13,7 +13,14 @@ from typing import Any
 from storage.db import Tx
 
 
+class JsonText(str):
+    """A document already encoded as compact JSON (by a worker process, off the event loop):
+    a JSON column stores it as it is instead of encoding it again."""
+
+
 def dumps(value: Any) -> str:
+    if isinstance(value, JsonText):
+        return str(value)
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 

@@ -296,6 +296,9 @@ class MatchService:
     async def history(self, match_id: int, turn: int) -> TurnRecord:
         return await self._queries.history(match_id, turn)
 
+    async def turn_detail(self, match_id: int, turn: int) -> TurnRecord:
+        return await self._queries.turn_detail(match_id, turn)
+
     async def turns(self, match_id: int) -> list[TurnRecord]:
         return await self._queries.turns(match_id)
 

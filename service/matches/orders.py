@@ -172,6 +172,11 @@ class OrderBook:
 
         Called whenever a turn opens; a seat that already confirmed this turn is left alone, so
         a repeated call does nothing."""
+        match = await self.core.read(match_id)
+        if match.status != MatchStatus.ACTIVE or not any(
+            computer_level(seat.player_id) is not None for seat in match.seats
+        ):
+            return  # most matches: nothing to do, and no state to decode on the event loop
         match = await self.core.read(match_id, with_state=True)
         if match.status != MatchStatus.ACTIVE or match.state is None:
             return

@@ -4,7 +4,9 @@ and moving a match to the channel (its thread) it posts in."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from service import engine_bridge as eb
 from service import export
 from service.errors import NotFoundError, WrongStateError
 from service.matches.core import MatchCore
@@ -58,6 +60,20 @@ class Queries:
                 raise NotFoundError(f"There is no match #{match_id}.")
             raise NotFoundError(f"Turn {turn} of match #{match_id} has not been resolved.")
         return record
+
+    async def turn_detail(self, match_id: int, turn: int) -> TurnRecord:
+        """:meth:`history` with every strike of the turn's fights in its report (the full log):
+        recomputed in a worker from the state before the turn and its orders."""
+        record = await self.history(match_id, turn)
+        if turn > 1:
+            before = (await self.history(match_id, turn - 1)).state
+        else:
+            match = await self.core.read(match_id, with_state=True)
+            if match.initial_state is None:
+                return record
+            before = match.initial_state
+        report = await self.core.compute(eb.strike_detail, before, record.orders, record.report)
+        return replace(record, report=report)
 
     async def turns(self, match_id: int) -> list[TurnRecord]:
         async with self.core.store.read() as s:

@@ -10,11 +10,16 @@ do not both compute the same turn.
 
 Every resolution, one at a time or in a batch, is written by `_write`: the new state, the turn
 record, the seats' no-show counts, and its announcements, in the caller's transaction.
+
+The event loop never decodes or encodes a state or a report: the stored state's text goes to the
+engine's worker, which sends back the new state and the report as JSON text (`JsonText`, stored
+as it is) with the few fields the service reads (`eb.head`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,7 +30,7 @@ from service import engine_bridge as eb
 from service.announcements import Grace, NoShow, TurnResolved
 from service.matches.core import MatchCore, announce_sheets, match_over
 from service.matches.records import ResolvedTurn, gave_nothing, is_computer
-from storage import ConflictError, MatchRecord, OrdersRecord, Session
+from storage import ConflictError, JsonText, MatchRecord, OrdersRecord, Session
 from storage.records import JsonDict, MatchStatus, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -42,8 +47,9 @@ class _Plan:
     cause: str
     orders: dict[str, JsonDict | None]
     no_show_sides: tuple[str, ...]
-    new_state: JsonDict
-    report: JsonDict
+    head: JsonDict  # the new state's turn and result
+    new_state: JsonText
+    report: JsonText
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +57,7 @@ class _Final:
     """A planned resolution with its consequences: no-show counts, forfeit, next deadline."""
 
     plan: _Plan
-    state: JsonDict
+    state: JsonText | JsonDict
     counts: dict[str, int]
     winner: str | None
     end_reason: str | None
@@ -64,15 +70,17 @@ class _Batch:
     """Claimed matches whose resolutions are being computed."""
 
     jobs: list[tuple[MatchRecord, dict[str, OrdersRecord], str]]
-    results: asyncio.Future[list[tuple[JsonDict, JsonDict]]]
+    results: asyncio.Future[list[eb.Encoded]]
 
 
 def _order_docs(orders: Mapping[str, OrdersRecord]) -> dict[str, JsonDict | None]:
     return {side: (orders[side].orders if side in orders else None) for side in SIDES}
 
 
-def _cause(match: MatchRecord, orders: Mapping[str, OrdersRecord], now: int) -> str | None:
-    if match.status != MatchStatus.ACTIVE or match.state is None:
+def _cause(
+    match: MatchRecord, state: str | None, orders: Mapping[str, OrdersRecord], now: int
+) -> str | None:
+    if match.status != MatchStatus.ACTIVE or state is None:
         return None
     if all(side in orders and orders[side].confirmed for side in SIDES):
         return "confirmed"
@@ -96,38 +104,52 @@ def _plan(
     match: MatchRecord,
     orders: Mapping[str, OrdersRecord],
     cause: str,
-    new_state: JsonDict,
-    report: JsonDict,
+    computed: eb.Encoded,
 ) -> _Plan:
     computers = {s.side for s in match.seats if is_computer(s.player_id)}
     no_shows = tuple(
         side for side in SIDES if side not in computers and gave_nothing(orders.get(side))
     )
-    return _Plan(match, match.version, cause, _order_docs(orders), no_shows, new_state, report)
+    state, report, head = computed
+    return _Plan(
+        match,
+        match.version,
+        cause,
+        _order_docs(orders),
+        no_shows,
+        head,
+        JsonText(state),
+        JsonText(report),
+    )
 
 
 def _finalise(plan: _Plan, now: int) -> _Final:
     """Everything a resolution writes, decided before the write transaction opens."""
     match = plan.match
-    state = plan.new_state
+    head = plan.head
+    state: JsonText | JsonDict = plan.new_state
     counts = {
         str(seat.side): (seat.no_shows + 1 if seat.side in plan.no_show_sides else 0)
         for seat in match.seats
         if seat.side is not None
     }
     end_reason: str | None = None
-    winner, reason = eb.outcome(state)
+    winner, reason = eb.outcome(head)
     if reason is None and match.no_show_limit > 0:
         forfeits = [side for side, n in counts.items() if n >= match.no_show_limit]
-        if len(forfeits) == 2:
-            state = eb.end_by_agreement(state)
-            end_reason = "abandoned"
-        elif forfeits:
-            state = eb.end_by_concession(state, forfeits[0])
-            end_reason = "forfeit"
-        winner, reason = eb.outcome(state)
+        if forfeits:
+            # Rare enough to decode the state here.
+            doc = json.loads(plan.new_state)
+            if len(forfeits) == 2:
+                doc = eb.end_by_agreement(doc)
+                end_reason = "abandoned"
+            else:
+                doc = eb.end_by_concession(doc, forfeits[0])
+                end_reason = "forfeit"
+            state = doc
+            winner, reason = eb.outcome(doc)
     over = reason is not None
-    next_turn = None if over else int(state["turn"])
+    next_turn = None if over else int(head["turn"])
     deadline = None if over else now + match.turn_seconds * 1000
     return _Final(plan, state, counts, winner, end_reason or reason, next_turn, deadline)
 
@@ -145,21 +167,22 @@ class Resolver:
         for _attempt in range(20):
             now = self.core.now_ms()
             async with self.core.store.read() as s:
-                match = await s.get_match(match_id, with_state=True)
+                match = await s.get_match(match_id)
                 if match is None:
                     return None
+                state = await s.get_state_text(match_id)
                 orders = await s.get_orders(match_id, match.turn)
-            cause = _cause(match, orders, now)
+            cause = _cause(match, state, orders, now)
             if cause is None:
                 return None
             if cause == "deadline" and _graced(match, orders):
                 if await self._grant_grace(match, orders, now):
                     return None
                 continue
-            assert match.state is not None
+            assert state is not None
             docs = _order_docs(orders)
-            new_state, report = await self.core.compute(eb.resolve, match.state, docs)
-            result = await self._commit(_plan(match, orders, cause, new_state, report), now)
+            computed = await self.core.compute(eb.resolve_encoded, state, docs)
+            result = await self._commit(_plan(match, orders, cause, computed), now)
             if result is not None:
                 return result
         raise RuntimeError(f"match {match_id}: the turn kept changing while being resolved")
@@ -318,23 +341,25 @@ class Resolver:
             writing = asyncio.ensure_future(self._finish_batch(claimed, computing, now))
 
     async def _start_batch(self, match_ids: Sequence[int], now: int) -> _Batch:
-        plans: list[tuple[MatchRecord, dict[str, OrdersRecord], str]] = []
+        plans: list[tuple[MatchRecord, str, dict[str, OrdersRecord], str]] = []
         async with self.core.store.read() as s:
             for match_id in match_ids:
-                match = await s.get_match(match_id, with_state=True)
+                match = await s.get_match(match_id)
                 if match is None:
                     continue
+                state = await s.get_state_text(match_id)
                 orders = await s.get_orders(match_id, match.turn)
-                cause = _cause(match, orders, now)
-                if cause is not None:
-                    plans.append((match, orders, cause))
+                cause = _cause(match, state, orders, now)
+                if cause is not None and state is not None:
+                    plans.append((match, state, orders, cause))
         jobs: list[tuple[MatchRecord, dict[str, OrdersRecord], str]] = []
-        for match, orders, cause in plans:
+        jobs_in: list[tuple[str, dict[str, JsonDict | None]]] = []
+        for match, text, orders, cause in plans:
             if cause == "deadline" and _graced(match, orders):
                 await self._grant_grace(match, orders, now)
             else:
                 jobs.append((match, orders, cause))
-        jobs_in = [(m.state or {}, _order_docs(o)) for m, o, _c in jobs]
+                jobs_in.append((text, _order_docs(orders)))
         # The batch holds the task until `_finish_batch` awaits it.
         return _Batch(jobs, asyncio.ensure_future(self._compute_many(jobs_in)))
 
@@ -343,8 +368,8 @@ class Resolver:
     ) -> list[ResolvedTurn]:
         results = await batch.results
         plans = [
-            _plan(match, orders, cause, new_state, report)
-            for (match, orders, cause), (new_state, report) in zip(batch.jobs, results, strict=True)
+            _plan(match, orders, cause, computed)
+            for (match, orders, cause), computed in zip(batch.jobs, results, strict=True)
         ]
         out: list[ResolvedTurn] = []
         for plan, written in zip(plans, await self._commit_many(plans, now), strict=True):
@@ -357,16 +382,16 @@ class Resolver:
         return out
 
     async def _compute_many(
-        self, jobs: list[tuple[JsonDict, dict[str, JsonDict | None]]]
-    ) -> list[tuple[JsonDict, JsonDict]]:
+        self, jobs: list[tuple[str, dict[str, JsonDict | None]]]
+    ) -> list[eb.Encoded]:
         executor = self.core.executor
         if executor is None or len(jobs) < 2:
-            return eb.resolve_many(jobs)
+            return eb.resolve_many_encoded(jobs)
         loop = asyncio.get_running_loop()
         size = max(1, -(-len(jobs) // self.core.workers))
         chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-        parts: list[Awaitable[list[tuple[JsonDict, JsonDict]]]] = [
-            loop.run_in_executor(executor, eb.resolve_many, chunk) for chunk in chunks
+        parts: list[Awaitable[list[eb.Encoded]]] = [
+            loop.run_in_executor(executor, eb.resolve_many_encoded, chunk) for chunk in chunks
         ]
         done = await asyncio.gather(*parts)
         return [item for part in done for item in part]

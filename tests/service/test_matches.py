@@ -110,6 +110,8 @@ async def test_both_confirmations_resolve_the_turn_once(service: MatchService) -
     assert (await outbox_keys(service, "turn_resolved")) == [f"match:{match.id}:turn:1:resolved"]
     with pytest.raises(NotFoundError):
         await service.history(match.id, 2)
+    # Nobody fought: the detail recomputed from the opening and the orders is the report itself.
+    assert await service.turn_detail(match.id, 1) == record
 
 
 async def test_refusals_while_giving_orders(service: MatchService, clock: ManualClock) -> None:

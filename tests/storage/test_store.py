@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from storage import ConflictError, Session, Store
+from storage import ConflictError, JsonText, Session, Store
 from storage.db import open_database
 from storage.migrate import migrate, migrations_for
 from tests.storage.entries import RawEntry
@@ -309,6 +309,20 @@ async def test_json_documents_round_trip(store: Store, doc: dict[str, Any]) -> N
         orders = await s.get_orders(match_id, 1)
     assert match is not None and match.state == doc and match.config == doc
     assert orders["red"].orders == doc
+
+
+async def test_a_document_encoded_elsewhere_is_stored_as_it_is(store: Store) -> None:
+    text = JsonText('{"turn":3,"b":[1,2],"a":null}')  # not in storage's own key order
+    async with store.write() as s:
+        match_id = await new_match(s)
+        await s.update_match(match_id, state=text)
+    async with store.read() as s:
+        stored = await s.get_state_text(match_id)
+        match = await s.get_match(match_id, with_state=True)
+        missing = await s.get_state_text(match_id + 1)
+    assert stored == text and isinstance(stored, JsonText)
+    assert match is not None and match.state == {"turn": 3, "b": [1, 2], "a": None}
+    assert missing is None
 
 
 @pytest.mark.parametrize("steps", range(12))

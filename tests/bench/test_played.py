@@ -1,0 +1,33 @@
+"""The played fixture set still replays the games the computer players played."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from bench import _played
+from engine.content import Content
+from engine.orders import Orders
+from engine.state import SIDES, GameState
+from engine.turn import resolve_turn
+
+
+def test_the_saved_orders_still_play_the_saved_games_to_their_end(content: Content) -> None:
+    doc = json.loads(gzip.decompress(_played.PATH.read_bytes()))
+    assert doc["run"]["level"] == "greedy" and len(doc["games"]) == doc["run"]["kept"] > 0
+    for game in doc["games"]:
+        state = GameState.from_dict(game["opening"])
+        for line in game["orders"]:
+            orders = {side: Orders.from_dict(line[str(side)]) for side in SIDES}
+            state, _ = resolve_turn(state, orders, content=content)
+        assert state.result is not None
+        assert state.result.to_dict() == game["result"]
+
+
+def test_every_played_turn_is_loaded_with_the_position_before_it(content: Content) -> None:
+    run, turns = _played.load(content)
+    assert len(turns) == sum(
+        len(g["orders"]) for g in json.loads(gzip.decompress(_played.PATH.read_bytes()))["games"]
+    )
+    assert turns[0][0].turn == 1
+    assert run["kept"] == sum(1 for state, _ in turns if state.turn == 1)
