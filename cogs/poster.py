@@ -730,7 +730,8 @@ class Poster:
     async def _turn_resolved(self, item: Item, told: TurnResolved) -> str:
         turn = told.turn
         match = await self._match_of(told)
-        record = await self.runtime.matches.history(match.id, turn)
+        # The stored report records each fight per round; the full log's strikes are recomputed.
+        record = await self.runtime.matches.turn_detail(match.id, turn)
         before: dict[str, Any] | None
         if turn > 1:
             before = (await self.runtime.matches.history(match.id, turn - 1)).state
