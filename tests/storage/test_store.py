@@ -234,12 +234,17 @@ async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
         )
         ids = [i for b in batches for i in b]
         assert len(ids) == len(set(ids)) == 6
+        holders = {o.id: o.claimed_by for o in await claimed(first, ids)}
         async with first.write() as s:
             assert await s.claim_outbox(50, "other", 100, 10) == []
-            assert await s.finish_outbox(ids[0], "n0", "msg-1", 60)
-            assert not await s.finish_outbox(ids[0], "n0", "msg-2", 61)
-            await s.fail_outbox(ids[1], "timeout", 500, 60)
-            await s.fail_outbox(ids[2], "gone", None, 60)
+            assert await s.finish_outbox(ids[0], str(holders[ids[0]]), 1, "msg-1", 60)
+            assert not await s.finish_outbox(ids[0], str(holders[ids[0]]), 1, "msg-2", 61)
+            assert await s.fail_outbox(
+                ids[1], str(holders[ids[1]]), 1, "timeout", retry_at=500, now=60
+            )
+            assert await s.fail_outbox(
+                ids[2], str(holders[ids[2]]), 1, "gone", retry_at=None, now=60
+            )
             ready = [o.id for o in await s.claim_outbox(200, "later", 1_000, 10)]
         assert sorted(ready) == sorted(ids[3:])
         async with first.write() as s:
@@ -250,6 +255,42 @@ async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
         assert retried[0].last_error == "timeout"
         assert done is not None and done.status == "done" and done.delivered_ref == "msg-1"
         assert dead is not None and dead.status == "dead"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def claimed(store: Store, ids: list[int]) -> list[Any]:
+    async with store.read() as s:
+        return [await s.get_outbox(i) for i in ids]
+
+
+async def test_an_outbox_claim_taken_over_fences_its_old_holder(db_url: str) -> None:
+    """The attempt a claim counts is its fence: once another holder (or another run of the
+    same node) claimed the row, the old holder can neither renew, finish nor fail it."""
+    first, second = await Store.open(db_url), await Store.open(db_url)
+    try:
+        async with first.write() as s:
+            await s.add_outbox(RawEntry("k", "x", {}), now=0)
+            [old] = await s.claim_outbox(10, "a", 100, 1)
+        async with first.write() as s:
+            # Renewed while it works: nobody can claim it past the first lease.
+            assert await s.hold_outbox([(old.id, old.attempts)], "a", 100, 100) == [old.id]
+        async with second.write() as s:
+            assert await s.claim_outbox(150, "b", 100, 1) == []
+            # Not renewed again: the lease runs out at 200 and b takes the row over.
+            [new] = await s.claim_outbox(200, "b", 100, 1)
+        assert (new.claimed_by, new.attempts) == ("b", 2)
+        async with first.write() as s:
+            assert await s.hold_outbox([(old.id, old.attempts)], "a", 210, 100) == []
+            assert not await s.finish_outbox(old.id, "a", old.attempts, "msg-a", 210)
+            assert not await s.fail_outbox(old.id, "a", old.attempts, "slow", retry_at=500, now=210)
+        async with second.write() as s:
+            # The same node under an older attempt is a stale holder too.
+            assert not await s.finish_outbox(old.id, "b", old.attempts, "msg-b", 220)
+            assert await s.finish_outbox(new.id, "b", new.attempts, "msg-b", 220)
+        [row] = await claimed(first, [old.id])
+        assert row.status == "done" and row.delivered_ref == "msg-b" and row.claimed_by is None
     finally:
         await first.close()
         await second.close()
