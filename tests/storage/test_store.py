@@ -347,3 +347,40 @@ async def test_a_transaction_cancelled_at_any_step_leaves_the_database_usable(
         match = await s.get_match(match_id)
     assert match is not None and match.turn == 2
     assert match.deadline_at in (None, 5_000)
+
+
+async def test_a_shard_lease_has_one_holder_until_it_runs_out(db_url: str) -> None:
+    first, second = await Store.open(db_url), await Store.open(db_url)
+    try:
+
+        async def take(store: Store, node: str, now: int) -> list[int]:
+            async with store.write() as s:
+                return await s.acquire_shards([0, 1], 2, node, now=now, lease_ms=100)
+
+        # Both ask at once for the two free shards: each shard goes to one of them.
+        a, b = await asyncio.gather(take(first, "a", 0), take(second, "b", 0))
+        assert sorted(a + b) == [0, 1]
+        holder = {shard: ("a" if shard in a else "b") for shard in (0, 1)}
+        other = {"a": "b", "b": "a"}
+        async with first.write() as s:
+            # The holder renews (and may take its own shards again: a restart); the other may
+            # not take them while the leases last.
+            assert await s.renew_shards([0], holder[0], now=50, lease_ms=100) == [0]
+            assert await s.acquire_shards([0], 2, holder[0], now=60, lease_ms=100) == [0]
+            assert await s.acquire_shards([0], 2, other[holder[0]], now=159, lease_ms=100) == []
+            # Unrenewed past its lease, the shard is the other's, and its old holder's
+            # heartbeat says it lost it.
+            assert await s.acquire_shards([0], 2, other[holder[0]], now=160, lease_ms=100) == [0]
+            assert await s.renew_shards([0], holder[0], now=161, lease_ms=100) == []
+            # A clean stop gives a shard up at once.
+            assert await s.release_shards([1], holder[1], now=170) == 1
+            assert await s.acquire_shards([1], 2, other[holder[1]], now=170, lease_ms=100) == [1]
+            leases = await s.shard_leases()
+        assert [(x.shard_id, x.holder) for x in leases] == [
+            (0, other[holder[0]]),
+            (1, other[holder[1]]),
+        ]
+        assert leases[0].acquired_at == 160 and leases[0].lease_until == 260
+    finally:
+        await first.close()
+        await second.close()
