@@ -17,6 +17,9 @@ ROW_WIDTH_LIMIT = 5
 SELECT_OPTIONS_LIMIT = 25
 CUSTOM_ID_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
+# Discord's reference ("Uploading Files"): the limit applies to each file of a request, and is
+# 10 MiB by default (more with Nitro or a server's boosts); a larger file is refused with 413
+# and code 40005. Interactions carry it as `attachment_size_limit`.
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024
 FILES_LIMIT = 10
 AUTOCOMPLETE_CHOICES_LIMIT = 25

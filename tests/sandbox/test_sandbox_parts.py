@@ -12,7 +12,7 @@ import pytest
 
 from sandbox import ApiError, PlayerError, Sandbox, Upload
 from sandbox.faults import FaultInjector, RateLimiter
-from sandbox.limits import validate_message
+from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, validate_message
 from sandbox.snowflake import SnowflakeGenerator, snowflake_time
 
 
@@ -65,6 +65,20 @@ def test_limits_answer_with_discords_error_shapes() -> None:
     assert (big.value.status, big.value.code) == (413, 40005)
     validate_message(
         {"content": "x" * 2000, "embeds": [{"title": "t" * 256}]}, [10], attachment_limit=10
+    )
+
+
+def test_the_attachment_limit_is_discords_ten_mib_for_each_file() -> None:
+    """Discord's reference: 10 MiB by default, for each file of a request (not their sum)."""
+    limit = DEFAULT_ATTACHMENT_LIMIT
+    assert limit == 10 * 1024 * 1024
+    validate_message({"content": "x"}, [limit, limit, limit], attachment_limit=limit)
+    with pytest.raises(ApiError) as big:
+        validate_message({"content": "x"}, [1, limit + 1], attachment_limit=limit)
+    assert (big.value.status, big.value.code, big.value.message) == (
+        413,
+        40005,
+        "Request entity too large",
     )
 
 
