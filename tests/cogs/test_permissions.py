@@ -14,6 +14,7 @@ from sandbox import InteractionResult, Permission
 from sandbox.permissions import INVITE_PERMISSIONS
 from storage import OutboxRecord
 from tests.cogs.support import TIMEOUT, World, bot_running
+from tests.service.leagues.harness import deck_spells
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
@@ -130,3 +131,57 @@ async def test_a_whole_match_without_each_permission_loses_nothing(
         keys = [r.key for r in rows]
         assert len(keys) == len(set(keys))
         assert any(r.kind == "match_ended" for r in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "permission",
+    [p for p in Permission if p & INVITE_PERMISSIONS],
+    ids=lambda p: p.name.lower(),
+)
+async def test_a_league_round_without_each_permission_loses_nothing(
+    world: World, permission: Permission
+) -> None:
+    """A one-round league of two in the lobby with one invite permission denied: created,
+    signed up for and started with clear answers; its game played (conceded) and its result
+    announced once the permission is back, nothing posted twice."""
+    sandbox = world.sandbox
+    moderator = sandbox.player(
+        sandbox.create_user("Mod", guild=world.guild, manage_server=True), channel=world.lobby
+    )
+    sandbox.set_overwrite(world.lobby, sandbox.bot, deny=permission)
+    async with bot_running(world, outbox_retry_seconds=0.2) as bot:
+        assert bot.runtime is not None
+        await answered(
+            await moderator.slash(
+                "league create",
+                name="Spring",
+                rounds=1,
+                round_length="7d",
+                turn_length="1h",
+                start_within="1d",
+            )
+        )
+        for player in (world.alice, world.bob):
+            deck = await bot.runtime.decks.create_deck(str(player.id), "main", "war", deck_spells())
+            await answered(await player.slash("league signup", league="Spring", deck=deck.id))
+        await answered(await moderator.slash("league start", league="Spring"))
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not (games := await bot.runtime.matches.list_matches(statuses=["active"])):
+            assert asyncio.get_running_loop().time() < deadline, "the round's game never began"
+            await asyncio.sleep(0.1)
+        (game,) = games
+        await answered(await world.alice.slash("match concede", match=game.id))
+        assert (await bot.runtime.matches.get_match(game.id)).status == "ended"
+
+        sandbox.set_overwrite(world.lobby, sandbox.bot)
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not any(r.kind == "league_result" for r in await outbox_settled(bot)):
+            assert asyncio.get_running_loop().time() < deadline, "the result was never queued"
+            await asyncio.sleep(0.1)
+        rows = await outbox_settled(bot)
+        assert all(r.status == "done" or r.last_error for r in rows), [
+            (r.key, r.status) for r in rows
+        ]
+        assert len({r.key for r in rows}) == len(rows)
+        assert any(r.kind == "league_round_opened" and r.status == "done" for r in rows)
