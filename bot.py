@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -39,6 +40,7 @@ from service.deadlines import DeadlineAlarm
 from service.decks import DeckService
 from service.matches import MatchService
 from service.outbox import Outbox
+from service.shards import LeaseLostError, ShardLeases
 from settings import PROJECT_ROOT, Settings, SettingsError, load_settings
 from storage import Store
 
@@ -207,8 +209,9 @@ class MatchBot(commands.AutoShardedBot):
             self.pool = None
 
 
-async def run_bot(bot: MatchBot, token: str) -> None:
-    """Run until the connection ends or SIGINT/SIGTERM asks for a clean shutdown."""
+async def run_bot(bot: MatchBot, token: str, *, leases: ShardLeases | None = None) -> None:
+    """Run until the connection ends, SIGINT/SIGTERM asks for a clean shutdown, or (with
+    ``leases``) a shard lease is lost, which raises LeaseLostError once the bot has stopped."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -216,8 +219,12 @@ async def run_bot(bot: MatchBot, token: str) -> None:
             loop.add_signal_handler(signum, stop.set)
     runner = asyncio.create_task(bot.start(token))
     stopper = asyncio.create_task(stop.wait())
+    waits: set[asyncio.Task[Any]] = {runner, stopper}
+    keeper = asyncio.create_task(leases.keep()) if leases is not None else None
+    if keeper is not None:
+        waits.add(keeper)
     try:
-        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     finally:
         log.info("shutting down")
         await bot.close()
@@ -226,6 +233,12 @@ async def run_bot(bot: MatchBot, token: str) -> None:
             await runner
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+    if keeper is not None:
+        if keeper.done():
+            keeper.result()  # raises the LeaseLostError that ended the run
+        keeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await keeper
 
 
 # -- sandbox mode
@@ -448,15 +461,34 @@ async def open_store(url: str) -> Store:
         raise StartupError(f"cannot open the database {_without_password(url)}: {cause}") from None
 
 
-async def serve(settings: Settings, token: str) -> None:
-    """Open the database first (its errors need no network to show), then run the bot."""
+async def serve(settings: Settings, token: str, **options: Any) -> None:
+    """Open the database first (its errors need no network to show), then run the bot.
+
+    With a shard count, the bot serves only the shards whose leases this process holds: it
+    waits (a standby, or a process whose shards a standby serves) until some are free, and
+    gives them up when it stops. ``options`` go to the MatchBot."""
     store = await open_store(settings.database_url)
+    leases: ShardLeases | None = None
     try:
+        if settings.shard_count is not None:
+            leases = ShardLeases(
+                store,
+                SystemClock(),
+                node_id=settings.node_id,
+                shard_count=settings.shard_count,
+                lease_seconds=settings.shard_lease_seconds,
+            )
+            wanted = settings.shard_ids or tuple(range(settings.shard_count))
+            held = await leases.wait_for_shards(wanted, standby=settings.standby)
+            settings = replace(settings, shard_ids=held)
         try:
-            await run_bot(MatchBot(settings, store=store), token)
+            await run_bot(MatchBot(settings, store=store, **options), token, leases=leases)
         except aiohttp.ClientConnectionError as error:
             raise StartupError(f"cannot reach Discord ({error}); check the network") from None
     finally:
+        if leases is not None:
+            with contextlib.suppress(Exception):
+                await leases.release()
         await store.close()
 
 
@@ -474,6 +506,10 @@ def main() -> int:
         asyncio.run(serve(settings, settings.discord_token))
     except StartupError as error:
         print(f"Start-up error: {error}", file=sys.stderr)
+        return 1
+    except LeaseLostError as error:
+        # Another process serves the shards now; a restart waits for them as a standby would.
+        print(f"Stopped serving: {error}", file=sys.stderr)
         return 1
     except discord.LoginFailure:
         print(

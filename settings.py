@@ -44,6 +44,10 @@ class Settings:
     # challenges per player.
     challenge_hours: float = 72.0
     max_open_challenges: int = 3
+    # A standby serves no shard until another process's shard lease runs out.
+    standby: bool = False
+    # How long a silent process keeps its shards before another takes them over.
+    shard_lease_seconds: float = 30.0
 
     @property
     def sandbox_mode(self) -> bool:
@@ -131,13 +135,37 @@ def _parse_shard_ids(key: str, raw: str | None, count: int | None) -> tuple[int,
     return tuple(sorted(ids))
 
 
-def default_node_id(shard_ids: tuple[int, ...] | None) -> str:
+def _parse_flag(key: str, raw: str | None) -> bool:
+    if raw is None:
+        return False
+    value = raw.lower()
+    if value not in ("0", "1", "true", "false", "yes", "no"):
+        raise SettingsError(f"{key} must be 1 or 0, got {raw!r}")
+    return value in ("1", "true", "yes")
+
+
+def _parse_seconds(key: str, raw: str | None, default: float) -> float:
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{key} must be a number of seconds, got {raw!r}") from None
+    # Under a second, a busy database or a garbage collection would pass shards back and forth.
+    if not 1 <= value <= 3600:
+        raise SettingsError(f"{key} must be between 1 and 3600 seconds, got {raw}")
+    return value
+
+
+def default_node_id(shard_ids: tuple[int, ...] | None, *, standby: bool = False) -> str:
     """The host name and a suffix stable across restarts of the same installation and shards.
 
     Stable, so a restarted process recognises (and frees) the claims its dead run left; distinct
     for two processes on one host, since they run different shards or live in different places.
     """
     shards = ",".join(map(str, shard_ids)) if shard_ids is not None else "all"
+    if standby:
+        shards += "|standby"
     digest = hashlib.sha256(f"{PROJECT_ROOT}|{shards}".encode()).hexdigest()[:8]
     return f"{socket.gethostname()}-{digest}"
 
@@ -161,7 +189,10 @@ def load_settings(
 
     shard_count = _parse_int("SANCTUM_SHARD_COUNT", get("SANCTUM_SHARD_COUNT"), minimum=1)
     shard_ids = _parse_shard_ids("SANCTUM_SHARD_IDS", get("SANCTUM_SHARD_IDS"), shard_count)
-    node_id = get("SANCTUM_NODE_ID") or default_node_id(shard_ids)
+    standby = _parse_flag("SANCTUM_STANDBY", get("SANCTUM_STANDBY"))
+    if standby and shard_count is None:
+        raise SettingsError("SANCTUM_STANDBY needs SANCTUM_SHARD_COUNT (the fleet's shard count)")
+    node_id = get("SANCTUM_NODE_ID") or default_node_id(shard_ids, standby=standby)
     if len(node_id) > 100:
         raise SettingsError(f"SANCTUM_NODE_ID must be at most 100 characters, got {len(node_id)}")
 
@@ -186,4 +217,8 @@ def load_settings(
             "SANCTUM_MAX_OPEN_CHALLENGES", get("SANCTUM_MAX_OPEN_CHALLENGES"), minimum=1
         )
         or 3,
+        standby=standby,
+        shard_lease_seconds=_parse_seconds(
+            "SANCTUM_SHARD_LEASE_SECONDS", get("SANCTUM_SHARD_LEASE_SECONDS"), 30.0
+        ),
     )

@@ -1,13 +1,17 @@
 """The bot under load in the sandbox: many matches at once, every player giving orders by clicks.
 
-The bot runs in its own process, as it would against Discord; the sandbox and the scripted
-players share this one. Each player, each turn, opens the move menu of their DM sheet, picks a
-destination and clicks Confirm: three interactions, each timed from the click until the sandbox
-has the bot's acknowledgement. Printed: acknowledgement latency p50/p99/max, turns resolved
-(and posted) per second, peak memory of the bot and its workers, and whether every order given
-reached its turn's record.
+The bot runs in its own process, as it would against Discord (or in several, each serving its
+share of the shards on one database); the sandbox and the scripted players share this one.
+Matches are spread over one server per shard. Each player, each turn, opens the move menu of
+their DM sheet, picks a destination and clicks Confirm: three interactions, each timed from the
+click until the sandbox has the bot's acknowledgement. DMs arrive on shard 0, as on Discord, so
+the process holding shard 0 answers the clicks and every process resolves and posts. Printed:
+acknowledgement latency p50/p99/max, turns resolved (and posted) per second, posts per second,
+peak memory of the bot processes and their workers, and whether every order given reached its
+turn's record.
 
     .venv/bin/python -m bench.bot [--matches 200] [--turns 3]
+    .venv/bin/python -m bench.bot --processes 2 --shards 4 [--backend postgres]
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ import logging
 import signal
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,15 +33,19 @@ import discord
 import discord.gateway
 import discord.http
 
-from bot import MatchBot, default_workers, run_bot
+from bench.service import fresh_database
+from bot import default_workers
+from bot import serve as serve_bot
 from sandbox import (
     Channel,
+    Guild,
     InteractionFailedError,
     Message,
     Sandbox,
     ScriptedPlayer,
     walk_components,
 )
+from sandbox.gateway import shard_of
 from service.clock import SystemClock
 from service.matches import MatchService
 from settings import Settings
@@ -177,30 +184,58 @@ async def _create(sandbox: Sandbox, a: ScriptedPlayer, b: ScriptedPlayer, lobby:
 
 
 async def serve(args: list[str]) -> None:
-    """The bot in its own process, as it runs against Discord: only the address differs."""
-    api_base, gateway, token, guild_id, db, workers = args
+    """One bot process, as it runs against Discord (only the address differs): the entry's own
+    ``serve``, with its shard leases."""
+    api_base, gateway, token, url, workers, shard_count, shard_ids, node = args
     discord.http.Route.BASE = api_base
     old = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = type(old)(gateway)
     settings = Settings(
         discord_token=None,
-        database_url=f"sqlite:///{db}",
+        database_url=url,
         log_level="WARNING",
-        test_guild_id=int(guild_id),
+        test_guild_id=None,
         default_turn_hours=24.0,
         moderator_role=None,
         sandbox_turns=1,
+        shard_count=int(shard_count),
+        shard_ids=tuple(int(i) for i in shard_ids.split(",")),
+        node_id=node,
     )
-    await run_bot(MatchBot(settings, guild_ready_timeout=0.05, workers=int(workers)), token)
+    await serve_bot(settings, token, guild_ready_timeout=0.05, workers=int(workers))
 
 
-def _peak_rss_mb(pid: int) -> float:
-    """Peak resident memory of a process and its children (the worker processes), in MB."""
+def _split(shards: int, processes: int) -> list[list[int]]:
+    """Shards 0..n-1 in ``processes`` consecutive runs, as a fleet's SANCTUM_SHARD_IDS."""
+    per, extra = divmod(shards, processes)
+    runs: list[list[int]] = []
+    first = 0
+    for p in range(processes):
+        size = per + (1 if p < extra else 0)
+        runs.append(list(range(first, first + size)))
+        first += size
+    return runs
+
+
+async def _guilds(sandbox: Sandbox, shards: int) -> list[Guild]:
+    """A server on each shard (ids made in one millisecond share a shard, so wait between)."""
+    found: dict[int, Guild] = {}
+    n = 0
+    while len(found) < shards:
+        guild = sandbox.create_guild(f"Bench {n}")
+        found.setdefault(shard_of(guild.id, shards), guild)
+        n += 1
+        await asyncio.sleep(0.002)
+    return [found[s] for s in sorted(found)]
+
+
+def _peak_rss_mb(pids: list[int]) -> float:
+    """Peak resident memory of processes and their children (the worker processes), in MB."""
     total = 0.0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
+    for pid in list(pids):
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        if children.exists():
+            pids += [int(p) for p in children.read_text().split()]
     for each in pids:
         status = Path(f"/proc/{each}/status")
         if status.exists():
@@ -210,18 +245,34 @@ def _peak_rss_mb(pid: int) -> float:
     return total
 
 
-async def run(matches: int, turns: int, workers: int, active: int) -> None:
-    figures = Figures(active=asyncio.Semaphore(active))
-    with tempfile.TemporaryDirectory() as tmp:
-        db = f"{tmp}/bench.db"
-        async with Sandbox(bot_name="Sanctum Host", rate_limit=1_000_000) as sandbox:
-            guild = sandbox.create_guild("Bench")
-            lobby = sandbox.create_channel(guild, "matches")
-            players = [
-                sandbox.player(sandbox.create_user(f"p{i}", guild=guild), channel=lobby)
-                for i in range(2 * matches)
-            ]
-            process = await asyncio.create_subprocess_exec(
+@dataclass(frozen=True)
+class Plan:
+    matches: int
+    turns: int
+    workers: int
+    active: int
+    processes: int
+    shards: int
+
+
+async def run(plan: Plan, url: str) -> None:
+    figures = Figures(active=asyncio.Semaphore(plan.active))
+    matches, turns = plan.matches, plan.turns
+    async with Sandbox(
+        bot_name="Sanctum Host", rate_limit=1_000_000, shards=plan.shards
+    ) as sandbox:
+        guilds = await _guilds(sandbox, plan.shards)
+        lobbies = [sandbox.create_channel(g, "matches") for g in guilds]
+        # Players of match i meet in the server of shard i % shards.
+        players = [
+            sandbox.player(
+                sandbox.create_user(f"p{i}", guild=guilds[i // 2 % plan.shards]),
+                channel=lobbies[i // 2 % plan.shards],
+            )
+            for i in range(2 * matches)
+        ]
+        processes = [
+            await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
                 "bench.bot",
@@ -229,49 +280,64 @@ async def run(matches: int, turns: int, workers: int, active: int) -> None:
                 sandbox.api_base,
                 sandbox.gateway_url,
                 sandbox.token,
-                str(guild.id),
-                db,
-                str(workers),
+                url,
+                str(plan.workers),
+                str(plan.shards),
+                ",".join(map(str, ids)),
+                f"bench-{p}",
             )
-            try:
-                await sandbox.wait_for(
-                    lambda: sandbox.bot_connected and bool(sandbox.commands(guild)), timeout=120
-                )
-                started = time.perf_counter()
-                slots = asyncio.Semaphore(20)
+            for p, ids in enumerate(_split(plan.shards, plan.processes))
+        ]
+        try:
+            await sandbox.wait_for(
+                lambda: len(sandbox.connected_shards) == plan.shards and bool(sandbox.commands()),
+                timeout=120,
+            )
+            started = time.perf_counter()
+            slots = asyncio.Semaphore(20)
 
-                async def create(i: int) -> int:
-                    async with slots:
-                        return await _create(sandbox, players[2 * i], players[2 * i + 1], lobby)
+            async def create(i: int) -> int:
+                async with slots:
+                    lobby = lobbies[i % plan.shards]
+                    return await _create(sandbox, players[2 * i], players[2 * i + 1], lobby)
 
-                ids = await asyncio.gather(*(create(i) for i in range(matches)))
-                took = time.perf_counter() - started
-                print(f"{matches} matches created and started in {took:.1f} s")
-                threads = {
-                    int((t.name or "").split("#")[1].split(":")[0]): t
-                    for t in sandbox.threads(lobby)
-                    if (t.name or "").startswith("Match #")
-                }
-                figures.acks.clear()
-                began = time.perf_counter()
-                for turn in range(1, turns + 1):
-                    await asyncio.gather(
-                        *(
-                            _play(sandbox, players[2 * i + side], match_id, turn, figures)
-                            for i, match_id in enumerate(ids)
-                            for side in (0, 1)
-                        )
+            ids = await asyncio.gather(*(create(i) for i in range(matches)))
+            took = time.perf_counter() - started
+            print(f"{matches} matches created and started in {took:.1f} s")
+            threads = {
+                int((t.name or "").split("#")[1].split(":")[0]): t
+                for lobby in lobbies
+                for t in sandbox.threads(lobby)
+                if (t.name or "").startswith("Match #")
+            }
+            figures.acks.clear()
+            posts_before = _bot_posts(sandbox)
+            began = time.perf_counter()
+            for turn in range(1, turns + 1):
+                await asyncio.gather(
+                    *(
+                        _play(sandbox, players[2 * i + side], match_id, turn, figures)
+                        for i, match_id in enumerate(ids)
+                        for side in (0, 1)
                     )
-                    await _poll(functools.partial(_all_posted, sandbox, threads, turn), 0.2)
-                elapsed = time.perf_counter() - began
-                peak_mb = _peak_rss_mb(process.pid)
-            finally:
+                )
+                await _poll(functools.partial(_all_posted, sandbox, threads, turn), 0.2)
+            elapsed = time.perf_counter() - began
+            posted = _bot_posts(sandbox) - posts_before
+            peak_mb = _peak_rss_mb([p.pid for p in processes])
+        finally:
+            for process in processes:
                 process.send_signal(signal.SIGTERM)
+            for process in processes:
                 await process.wait()
-        lost = await _lost_orders(db, ids, turns, figures)
+    lost = await _lost_orders(url, ids, turns, figures)
     acks = sorted(figures.acks)
     p50 = statistics.median(acks)
     p99 = acks[min(len(acks) - 1, int(len(acks) * 0.99))]
+    print(
+        f"bot: {plan.processes} process(es), {plan.shards} shard(s), "
+        f"{plan.workers} worker(s) each, {url.split(':', 1)[0]}"
+    )
     print(f"interactions: {len(acks)} (each timed from the click to the acknowledgement)")
     print(
         f"ack latency: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, "
@@ -279,11 +345,17 @@ async def run(matches: int, turns: int, workers: int, active: int) -> None:
     )
     print(
         f"turns resolved and posted: {matches * turns} in {elapsed:.1f} s "
-        f"= {matches * turns / elapsed:.1f}/s"
+        f"= {matches * turns / elapsed:.1f}/s; messages posted: {posted} "
+        f"= {posted / elapsed:.1f}/s"
     )
-    print(f"peak memory of the bot (process and {workers} worker(s)): {peak_mb:.0f} MB")
+    print(f"peak memory of the bot processes and their workers: {peak_mb:.0f} MB")
     print(f"orders given: {len(figures.given)}, lost: {lost}")
     print(f"clicks unacknowledged within 3 s (then clicked again): {figures.missed}")
+
+
+def _bot_posts(sandbox: Sandbox) -> int:
+    """Messages created over REST so far (posts, DMs, follow-ups)."""
+    return sum(1 for r in sandbox.requests if r.method == "POST" and r.path.endswith("/messages"))
 
 
 def _all_posted(sandbox: Sandbox, threads: dict[int, Channel], turn: int) -> bool | None:
@@ -299,9 +371,9 @@ def _all_posted(sandbox: Sandbox, threads: dict[int, Channel], turn: int) -> boo
     return True
 
 
-async def _lost_orders(db: str, ids: list[int], turns: int, figures: Figures) -> int:
+async def _lost_orders(url: str, ids: list[int], turns: int, figures: Figures) -> int:
     """Orders given (and acknowledged) that the turn's record does not hold."""
-    store = await Store.open(f"sqlite:///{db}")
+    store = await Store.open(url)
     matches = MatchService(store, SystemClock())
     lost = 0
     try:
@@ -325,19 +397,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--processes", type=int, default=1, help="bot processes (a fleet)")
+    parser.add_argument("--shards", type=int, default=1, help="shards, split between them")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument(
-        "--workers", type=int, default=default_workers(), help="worker processes (0: threads)"
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes per bot process (0: threads; default: the spare cores)",
     )
     parser.add_argument(
         "--active", type=int, default=50, help="players giving orders at the same instant"
     )
-    parser.add_argument("--serve", nargs=6, help=argparse.SUPPRESS)
+    parser.add_argument("--serve", nargs=8, help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     if args.serve:
         asyncio.run(serve(args.serve))
         return
-    asyncio.run(run(args.matches, args.turns, args.workers, args.active))
+    if not 1 <= args.processes <= args.shards:
+        parser.error("--processes must be between 1 and --shards")
+    workers = args.workers
+    if workers is None:
+        workers = max(1, default_workers() // args.processes)
+    plan = Plan(args.matches, args.turns, workers, args.active, args.processes, args.shards)
+    asyncio.run(_with_database(plan, args.backend))
+
+
+async def _with_database(plan: Plan, backend: str) -> None:
+    async with fresh_database(backend) as url:
+        await run(plan, url)
 
 
 if __name__ == "__main__":

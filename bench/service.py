@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import resource
 import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
 from pathlib import Path
@@ -169,10 +171,14 @@ async def run(url: str, count: int, workers: int, position: str) -> dict[str, fl
         await store.close()
 
 
-async def with_backend(backend: str, count: int, workers: int, position: str) -> dict[str, float]:
+@contextlib.asynccontextmanager
+async def fresh_database(backend: str) -> AsyncIterator[str]:
+    """The URL of an empty database: a SQLite file, or a PostgreSQL schema of its own (removed
+    afterwards)."""
     if backend == "sqlite":
         with tempfile.TemporaryDirectory() as tmp:
-            return await run(f"sqlite:///{tmp}/bench.db", count, workers, position)
+            yield f"sqlite:///{tmp}/bench.db"
+        return
     server = postgres_url()
     schema = f"bench_{uuid.uuid4().hex[:12]}"
     conn = await asyncpg.connect(server)
@@ -180,11 +186,16 @@ async def with_backend(backend: str, count: int, workers: int, position: str) ->
     await conn.close()
     sep = "&" if "?" in server else "?"
     try:
-        return await run(f"{server}{sep}search_path={schema}", count, workers, position)
+        yield f"{server}{sep}search_path={schema}"
     finally:
         conn = await asyncpg.connect(server)
         await conn.execute(f"DROP SCHEMA {schema} CASCADE")
         await conn.close()
+
+
+async def with_backend(backend: str, count: int, workers: int, position: str) -> dict[str, float]:
+    async with fresh_database(backend) as url:
+        return await run(url, count, workers, position)
 
 
 def main() -> None:

@@ -231,6 +231,10 @@ class Poster:
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
+        async with self.runtime.outbox.renewing():
+            await self._drain_until_stopped()
+
+    async def _drain_until_stopped(self) -> None:
         while not self._stopping.is_set():
             # Cleared before the drain: rows queued while it runs wake the next wait at once.
             self._ready.clear()
@@ -260,6 +264,9 @@ class Poster:
 
     async def _deliver_one(self, item: Item) -> None:
         outbox = self.runtime.outbox
+        # Waiting its turn, the item may have been taken over by another process.
+        if not await outbox.hold(item):
+            return
         try:
             ref = await self.find(item)
             if ref is None:

@@ -65,6 +65,20 @@ def _spec() -> dict[str, Any]:
     return loaded
 
 
+def corrected_spec() -> dict[str, Any]:
+    """A fresh copy of the description with its errata corrected (what the sandbox answers)."""
+    spec = copy.deepcopy(_spec())
+    # Erratum: a field error of an Invalid Form Body (50035) carries a string code such as
+    # "BASE_TYPE_MAX_LENGTH" (Discord's error reference shows so, and discord.py reads it so);
+    # the description reuses the top-level Error, whose code is an integer.
+    spec["components"]["schemas"]["InnerErrors"]["properties"]["_errors"]["items"] = {
+        "type": "object",
+        "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        "required": ["code", "message"],
+    }
+    return spec
+
+
 @cache
 def _registry(*, numeric_snowflakes: bool) -> Any:
     """The description as one resource, with its errata; built once per process and side.
@@ -76,16 +90,8 @@ def _registry(*, numeric_snowflakes: bool) -> Any:
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
-    spec = copy.deepcopy(_spec())
+    spec = corrected_spec()
     schemas = spec["components"]["schemas"]
-    # Erratum: a field error of an Invalid Form Body (50035) carries a string code such as
-    # "BASE_TYPE_MAX_LENGTH" (Discord's error reference shows so, and discord.py reads it so);
-    # the description reuses the top-level Error, whose code is an integer.
-    schemas["InnerErrors"]["properties"]["_errors"]["items"] = {
-        "type": "object",
-        "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-        "required": ["code", "message"],
-    }
     if numeric_snowflakes:
         strict = schemas["SnowflakeType"]
         schemas["SnowflakeType"] = {"anyOf": [strict, {"type": "integer", "minimum": 0}]}

@@ -17,6 +17,9 @@ ROW_WIDTH_LIMIT = 5
 SELECT_OPTIONS_LIMIT = 25
 CUSTOM_ID_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
+# Discord's reference ("Uploading Files"): the limit applies to each file of a request, and is
+# 10 MiB by default (more with Nitro or a server's boosts); a larger file is refused with 413
+# and code 40005. Interactions carry it as `attachment_size_limit`.
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024
 FILES_LIMIT = 10
 AUTOCOMPLETE_CHOICES_LIMIT = 25
@@ -28,6 +31,11 @@ _EMBED_TEXT_LIMITS: dict[tuple[str, ...], int] = {
     ("author", "name"): 256,
 }
 _SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+# What an action row of a message may hold: a button or a select menu (text inputs are for
+# modals only).
+_ROW_CHILD_TYPES = (2, 3, 5, 6, 7, 8)
+_LINK_STYLE = 5
+_PREMIUM_STYLE = 6
 
 
 def _too_long(path: list[str | int], limit: int) -> dict[str, Any]:
@@ -58,12 +66,53 @@ def _embed_errors(index: int, embed: dict[str, Any]) -> tuple[dict[str, Any], in
     return errors, total
 
 
+def _required(path: list[str | int]) -> dict[str, Any]:
+    return field_error(path, "BASE_TYPE_REQUIRED", "This field is required")
+
+
+def _type_choices(path: list[str | int], allowed: tuple[int, ...]) -> dict[str, Any]:
+    return field_error(
+        [*path, "type"],
+        "UNION_TYPE_CHOICES",
+        f'Value of field "type" must be one of {allowed}.',
+    )
+
+
+def _child_errors(path: list[str | int], child: dict[str, Any]) -> dict[str, Any]:
+    """What Discord requires of a button or a select menu in an action row."""
+    errors: dict[str, Any] = {}
+    kind = child.get("type")
+    if kind not in _ROW_CHILD_TYPES:
+        return _type_choices(path, _ROW_CHILD_TYPES)
+    if kind == 2:
+        style = child.get("style")
+        if style is None:
+            merge_errors(errors, _required([*path, "style"]))
+        elif style == _LINK_STYLE and not child.get("url"):
+            merge_errors(errors, _required([*path, "url"]))
+        elif style not in (_LINK_STYLE, _PREMIUM_STYLE) and not child.get("custom_id"):
+            merge_errors(errors, _required([*path, "custom_id"]))
+    else:
+        if not child.get("custom_id"):
+            merge_errors(errors, _required([*path, "custom_id"]))
+        if kind == 3 and not child.get("options"):
+            merge_errors(errors, _required([*path, "options"]))
+    return errors
+
+
 def _component_errors(components: list[dict[str, Any]], v2: bool) -> dict[str, Any]:
     errors: dict[str, Any] = {}
-    if not v2 and len(components) > ACTION_ROWS_LIMIT:
+    if v2 and components:
+        # Layout components (containers, sections, galleries...) are not modelled here; a bot
+        # that starts using them must first teach the sandbox how Discord answers them.
+        return field_error(
+            ["flags"], "SANDBOX_UNSUPPORTED", "The sandbox does not model Components V2."
+        )
+    if len(components) > ACTION_ROWS_LIMIT:
         merge_errors(errors, _too_long(["components"], ACTION_ROWS_LIMIT))
     for r_index, row in enumerate(components):
         if row.get("type") != 1:
+            merge_errors(errors, _type_choices(["components", r_index], (1,)))
             continue
         children = row.get("components") or []
         if len(children) > ROW_WIDTH_LIMIT or (
@@ -79,6 +128,7 @@ def _component_errors(components: list[dict[str, Any]], v2: bool) -> dict[str, A
             )
         for c_index, child in enumerate(children):
             path: list[str | int] = ["components", r_index, "components", c_index]
+            merge_errors(errors, _child_errors(path, child))
             custom_id = child.get("custom_id")
             if custom_id is not None and len(str(custom_id)) > CUSTOM_ID_LIMIT:
                 merge_errors(errors, _too_long([*path, "custom_id"], CUSTOM_ID_LIMIT))

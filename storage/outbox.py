@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from storage.db import Row
@@ -53,6 +54,12 @@ class OutboxQueries(Queries):
     async def claim_outbox(
         self, now: int, node: str, lease_ms: int, limit: int
     ) -> list[OutboxRecord]:
+        """Take up to `limit` due rows nobody holds (or whose holder's lease ran out).
+
+        Each claim counts one more attempt, and that count is the claim's fence: the holder
+        names it in every later call (`hold_outbox`, `finish_outbox`, `fail_outbox`), so a holder
+        whose lease ran out and was taken over, even by another run of the same node, changes
+        nothing."""
         rows = await self.tx.fetchall(
             "UPDATE outbox SET claimed_by = ?, claimed_until = ?, attempts = attempts + 1 "
             "WHERE id IN (SELECT id FROM outbox WHERE status = 'pending' AND available_at <= ?"
@@ -68,6 +75,26 @@ class OutboxQueries(Queries):
         items.sort(key=lambda o: o.id)
         return items
 
+    async def hold_outbox(
+        self, claims: Sequence[tuple[int, int]], node: str, now: int, lease_ms: int
+    ) -> list[int]:
+        """Renew the claims (row id, attempt) that `node` still holds for `lease_ms` from now;
+        returns the ids renewed. A claim whose lease ran out but that nobody took over is still
+        the holder's: no other claim can have happened in between."""
+        held: list[int] = []
+        for item_id, attempts in claims:
+            count = await self.tx.execute(
+                "UPDATE outbox SET claimed_until = ? WHERE id = ? AND status = 'pending' "
+                "AND claimed_by = ? AND attempts = ?",
+                now + lease_ms,
+                item_id,
+                node,
+                attempts,
+            )
+            if count:
+                held.append(item_id)
+        return held
+
     async def release_outbox_claims(self, node: str) -> int:
         """Forget the outbox claims a previous run of this node left behind when it stopped."""
         return await self.tx.execute(
@@ -76,34 +103,58 @@ class OutboxQueries(Queries):
             node,
         )
 
-    async def finish_outbox(self, item_id: int, node: str, ref: str | None, now: int) -> bool:
+    async def finish_outbox(
+        self, item_id: int, node: str, attempts: int, ref: str | None, now: int
+    ) -> bool:
+        """Mark the row delivered; False unless `node` still holds this claim of it (a holder
+        that was taken over leaves the row to its new holder, which finds the post by key)."""
         count = await self.tx.execute(
             "UPDATE outbox SET status = 'done', delivered_ref = ?, delivered_at = ?, "
-            "claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status = 'pending'",
+            "claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status = 'pending' "
+            "AND claimed_by = ? AND attempts = ?",
             ref,
             now,
             item_id,
+            node,
+            attempts,
         )
         return count > 0
 
-    async def fail_outbox(self, item_id: int, error: str, retry_at: int | None, now: int) -> None:
-        """Back off until `retry_at`, or give up (`retry_at=None`)."""
+    async def fail_outbox(
+        self,
+        item_id: int,
+        node: str,
+        attempts: int,
+        error: str,
+        *,
+        retry_at: int | None,
+        now: int,
+    ) -> bool:
+        """Back off until `retry_at`, or give up (`retry_at=None`); False (and nothing changed)
+        unless `node` still holds this claim, so a stale holder never frees another's claim."""
         if retry_at is None:
-            await self.tx.execute(
+            count = await self.tx.execute(
                 "UPDATE outbox SET status = 'dead', last_error = ?, claimed_by = NULL, "
-                "claimed_until = NULL, delivered_at = ? WHERE id = ? AND status = 'pending'",
+                "claimed_until = NULL, delivered_at = ? WHERE id = ? AND status = 'pending' "
+                "AND claimed_by = ? AND attempts = ?",
                 error,
                 now,
                 item_id,
+                node,
+                attempts,
             )
         else:
-            await self.tx.execute(
+            count = await self.tx.execute(
                 "UPDATE outbox SET available_at = ?, last_error = ?, claimed_by = NULL, "
-                "claimed_until = NULL WHERE id = ? AND status = 'pending'",
+                "claimed_until = NULL WHERE id = ? AND status = 'pending' "
+                "AND claimed_by = ? AND attempts = ?",
                 retry_at,
                 error,
                 item_id,
+                node,
+                attempts,
             )
+        return count > 0
 
     async def get_outbox(self, item_id: int) -> OutboxRecord | None:
         row = await self.tx.fetchone("SELECT * FROM outbox WHERE id = ?", item_id)

@@ -16,9 +16,10 @@ from storage.matches import MatchQueries
 from storage.migrate import migrate
 from storage.orders import OrderQueries
 from storage.outbox import OutboxQueries
+from storage.shards import ShardQueries
 
 
-class Session(MatchQueries, ClaimQueries, OrderQueries, OutboxQueries):
+class Session(MatchQueries, ClaimQueries, OrderQueries, OutboxQueries, ShardQueries):
     """The queries, bound to one open transaction (each group in its own module)."""
 
 

@@ -76,10 +76,22 @@ LAYERS: dict[str, Layer] = {
         frozenset({"discord"}),
     ),
     # jsonschema and referencing check the sandbox's traffic against Discord's API description
-    # in test mode only (a dev dependency, imported where the contract is switched on).
+    # in test mode only (a dev dependency, imported where the contract is switched on);
+    # schemathesis, hypothesis and requests only in the fuzzer (`python -m sandbox.fuzz`).
     "sandbox": Layer(
         frozenset({"sandbox"}),
-        frozenset({"aiohttp", "multidict", "yarl", "jsonschema", "referencing"}),
+        frozenset(
+            {
+                "aiohttp",
+                "multidict",
+                "yarl",
+                "jsonschema",
+                "referencing",
+                "schemathesis",
+                "hypothesis",
+                "requests",
+            }
+        ),
     ),
     "settings": Layer(frozenset({"settings"}), frozenset({"dotenv"})),
     "bot": Layer(

@@ -98,6 +98,12 @@ def test_by_default_one_process_runs_the_recommended_shards(tmp_path: Path) -> N
         ({"SANCTUM_SHARD_COUNT": "2", "SANCTUM_SHARD_IDS": "1-2"}, "from 0 to 1"),
         ({"SANCTUM_SHARD_COUNT": "2", "SANCTUM_SHARD_IDS": "a"}, "a range such as 0-3"),
         ({"SANCTUM_SHARD_COUNT": "0"}, "SANCTUM_SHARD_COUNT must be at least 1"),
+        ({"SANCTUM_STANDBY": "1"}, "SANCTUM_STANDBY needs SANCTUM_SHARD_COUNT"),
+        ({"SANCTUM_SHARD_COUNT": "2", "SANCTUM_STANDBY": "maybe"}, "SANCTUM_STANDBY must be"),
+        (
+            {"SANCTUM_SHARD_COUNT": "2", "SANCTUM_SHARD_LEASE_SECONDS": "0.1"},
+            "SANCTUM_SHARD_LEASE_SECONDS must be between 1 and 3600",
+        ),
     ],
 )
 def test_bad_shard_settings_name_the_key(tmp_path: Path, env: dict[str, str], message: str) -> None:
@@ -112,3 +118,13 @@ def test_node_ids_are_stable_per_shard_set_and_may_be_set(tmp_path: Path) -> Non
     assert first == again
     assert first != other
     assert load(tmp_path, SANCTUM_NODE_ID="eu-1").node_id == "eu-1"
+
+
+def test_a_standby_has_a_node_id_of_its_own_and_a_lease_time(tmp_path: Path) -> None:
+    primary = load(tmp_path, SANCTUM_SHARD_COUNT="2")
+    standby = load(
+        tmp_path, SANCTUM_SHARD_COUNT="2", SANCTUM_STANDBY="1", SANCTUM_SHARD_LEASE_SECONDS="5"
+    )
+    assert not primary.standby and primary.shard_lease_seconds == 30.0
+    assert standby.standby and standby.shard_lease_seconds == 5.0
+    assert standby.node_id != primary.node_id

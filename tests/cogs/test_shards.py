@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
+import sys
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +22,9 @@ import pytest
 from bot import MatchBot
 from sandbox import Channel, Guild, Sandbox, ScriptedPlayer
 from sandbox.gateway import shard_of
+from settings import PROJECT_ROOT as ROOT
 from settings import Settings
+from storage import Store
 from tests.cogs.support import TIMEOUT, is_sheet, posts
 from tests.sandbox.support import pointed_at
 from tests.storage.backends import database_url
@@ -26,6 +32,8 @@ from tests.storage.backends import database_url
 pytestmark = pytest.mark.slow
 
 SHARDS = 4
+# The standby's take-over time in the standby test, in seconds.
+LEASE = 3.0
 
 
 def base_settings(url: str) -> Settings:
@@ -59,17 +67,36 @@ async def fleet(sandbox: Sandbox, url: str) -> AsyncIterator[list[MatchBot]]:
                     await asyncio.wait_for(task, 5)
 
 
-async def guilds_on_every_shard(sandbox: Sandbox) -> list[Guild]:
+async def guilds_on_every_shard(sandbox: Sandbox, shards: int = SHARDS) -> list[Guild]:
     """A guild on each shard: ids made in one millisecond share a shard, so wait between."""
     found: dict[int, Guild] = {}
     for n in range(500):
         guild = sandbox.create_guild(f"Server {n}")
-        found.setdefault(shard_of(guild.id, SHARDS), guild)
-        if len(found) == SHARDS:
+        found.setdefault(shard_of(guild.id, shards), guild)
+        if len(found) == shards:
             break
         await asyncio.sleep(0.002)
-    assert len(found) == SHARDS
+    assert len(found) == shards
     return [found[s] for s in sorted(found)]
+
+
+async def confirm_turn(
+    sandbox: Sandbox, thread: Channel, match_id: int, players: list[ScriptedPlayer], turn: int
+) -> None:
+    for player in players:
+        sheet = await player.wait_for_message(
+            player.dm, predicate=is_sheet(match_id, turn), timeout=TIMEOUT
+        )
+        # The sheet's button (an interaction in a DM: shard 0) and typed DM text alike.
+        if player is players[0]:
+            await player.click(sheet, "Confirm")
+        else:
+            await player.send_dm(f"#{match_id} confirm")
+    await sandbox.wait_for(
+        lambda: posts(sandbox, thread, f"Match #{match_id} · turn {turn} resolved"),
+        timeout=TIMEOUT,
+        what=f"turn {turn} of match {match_id}",
+    )
 
 
 async def play_a_match(sandbox: Sandbox, guild: Guild) -> tuple[Channel, int, list[ScriptedPlayer]]:
@@ -86,20 +113,7 @@ async def play_a_match(sandbox: Sandbox, guild: Guild) -> tuple[Channel, int, li
     match_id = int((thread.name or "").split("#")[1].split(":")[0])
     joined = await bob.slash("match join", match=match_id, deck="starter:life")
     await joined.wait_done(timeout=TIMEOUT)
-    for player in (alice, bob):
-        sheet = await player.wait_for_message(
-            player.dm, predicate=is_sheet(match_id, 1), timeout=TIMEOUT
-        )
-        # The sheet's button (an interaction in a DM: shard 0) and typed DM text alike.
-        if player is alice:
-            await player.click(sheet, "Confirm")
-        else:
-            await player.send_dm(f"#{match_id} confirm")
-    await sandbox.wait_for(
-        lambda: posts(sandbox, thread, f"Match #{match_id} · turn 1 resolved"),
-        timeout=TIMEOUT,
-        what=f"turn 1 of match {match_id}",
-    )
+    await confirm_turn(sandbox, thread, match_id, [alice, bob], 1)
     return thread, match_id, [alice, bob]
 
 
@@ -157,3 +171,94 @@ async def test_a_second_identify_for_a_connected_shard_is_refused(tmp_path: Path
                 await first.close()
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.wait_for(runner, 5)
+
+
+async def start_node(
+    sandbox: Sandbox, url: str, node: str, *, standby: bool
+) -> asyncio.subprocess.Process:
+    env = {
+        **os.environ,
+        "SANCTUM_DATABASE_URL": url,
+        "SANCTUM_SHARD_COUNT": "2",
+        "SANCTUM_NODE_ID": node,
+        "SANCTUM_STANDBY": "1" if standby else "0",
+        "SANCTUM_SHARD_LEASE_SECONDS": str(LEASE),
+        "SANCTUM_LOG_LEVEL": "WARNING",
+    }
+    env.pop("DISCORD_TOKEN", None)
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.cogs.shard_node",
+        sandbox.api_base,
+        sandbox.gateway_url,
+        sandbox.token,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+async def holders(url: str) -> dict[int, str]:
+    store = await Store.open(url)
+    try:
+        async with store.read() as s:
+            return {lease.shard_id: lease.holder for lease in await s.shard_leases()}
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_a_standby_takes_over_the_shards_of_a_killed_process(tmp_path: Path) -> None:
+    """The active process holds both shards; a standby waits. The active one is SIGKILLed:
+    within its lease the standby holds the shards, connects them, and the match in a server
+    and its DMs go on; nothing is posted twice."""
+    async with (
+        database_url("postgres", tmp_path) as url,
+        Sandbox(bot_name="Sanctum Host", shards=2) as sandbox,
+    ):
+        guild = (await guilds_on_every_shard(sandbox, 2))[1]
+        active = await start_node(sandbox, url, "active", standby=False)
+        standby: asyncio.subprocess.Process | None = None
+        try:
+            await sandbox.wait_for(
+                lambda: sandbox.connected_shards == [(0, 2), (1, 2)] and sandbox.commands(),
+                timeout=60,
+                what="the active process",
+            )
+            thread, match_id, players = await play_a_match(sandbox, guild)
+            standby = await start_node(sandbox, url, "standby", standby=True)
+            for player in players:
+                await player.wait_for_message(
+                    player.dm, predicate=is_sheet(match_id, 2), timeout=TIMEOUT
+                )
+            await asyncio.sleep(2 * LEASE)
+            assert await holders(url) == {0: "active", 1: "active"}, "the standby waits"
+            assert standby.returncode is None
+
+            active.kill()
+            await active.wait()
+            killed = time.monotonic()
+            while await holders(url) != {0: "standby", 1: "standby"}:
+                assert time.monotonic() - killed <= LEASE + LEASE / 3 + 1.5, "taken in time"
+                await asyncio.sleep(0.1)
+            await sandbox.wait_for(
+                lambda: sandbox.connected_shards == [(0, 2), (1, 2)],
+                timeout=60,
+                what="the standby's shards",
+            )
+            await confirm_turn(sandbox, thread, match_id, players, 2)
+            for player in players:
+                await player.wait_for_message(
+                    player.dm, predicate=is_sheet(match_id, 3), timeout=TIMEOUT
+                )
+        finally:
+            for process in (active, standby):
+                if process is not None and process.returncode is None:
+                    process.send_signal(signal.SIGTERM)
+                    await asyncio.wait_for(process.wait(), 30)
+        for turn in (1, 2):
+            assert len(posts(sandbox, thread, f"Match #{match_id} · turn {turn} resolved")) == 1
+        for player in players:
+            for turn in (1, 2, 3):
+                sheets = [m for m in sandbox.messages(player.dm) if is_sheet(match_id, turn)(m)]
+                assert len(sheets) == 1, (player.user.name, turn)

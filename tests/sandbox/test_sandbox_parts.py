@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import zlib
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import pytest
 
 from sandbox import ApiError, PlayerError, Sandbox, Upload
 from sandbox.faults import FaultInjector, RateLimiter
-from sandbox.limits import validate_message
+from sandbox.limits import DEFAULT_ATTACHMENT_LIMIT, validate_message
 from sandbox.snowflake import SnowflakeGenerator, snowflake_time
 
 
@@ -65,6 +66,44 @@ def test_limits_answer_with_discords_error_shapes() -> None:
     validate_message(
         {"content": "x" * 2000, "embeds": [{"title": "t" * 256}]}, [10], attachment_limit=10
     )
+
+
+def test_the_attachment_limit_is_discords_ten_mib_for_each_file() -> None:
+    """Discord's reference: 10 MiB by default, for each file of a request (not their sum)."""
+    limit = DEFAULT_ATTACHMENT_LIMIT
+    assert limit == 10 * 1024 * 1024
+    validate_message({"content": "x"}, [limit, limit, limit], attachment_limit=limit)
+    with pytest.raises(ApiError) as big:
+        validate_message({"content": "x"}, [1, limit + 1], attachment_limit=limit)
+    assert (big.value.status, big.value.code, big.value.message) == (
+        413,
+        40005,
+        "Request entity too large",
+    )
+
+
+def test_components_are_refused_as_discord_refuses_them() -> None:
+    """Found by fuzzing (`python -m sandbox.fuzz`): the sandbox used to store and echo any
+    component, so a button without a style was "sent" and answered outside Discord's shapes."""
+
+    def errors(components: list[dict[str, Any]], flags: int = 0) -> dict[str, Any]:
+        with pytest.raises(ApiError) as refused:
+            validate_message({"components": components, "flags": flags}, [], attachment_limit=10)
+        assert refused.value.code == 50035
+        return refused.value.errors or {}
+
+    row = {"type": 1, "components": [{"type": 2, "label": "Go", "custom_id": "go"}]}
+    assert "style" in errors([row])["components"]["0"]["components"]["0"]
+    link = {"type": 1, "components": [{"type": 2, "style": 5, "label": "Docs"}]}
+    assert "url" in errors([link])["components"]["0"]["components"]["0"]
+    select = {"type": 1, "components": [{"type": 3, "custom_id": "pick"}]}
+    assert "options" in errors([select])["components"]["0"]["components"]["0"]
+    text_input = {"type": 1, "components": [{"type": 4, "custom_id": "t", "style": 1}]}
+    assert "type" in errors([text_input])["components"]["0"]["components"]["0"]
+    assert "type" in errors([{"type": 14, "divider": True}])["components"]["0"]
+    assert "flags" in errors([{"type": 10, "content": "x"}], flags=1 << 15)
+    ok = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]}
+    validate_message({"components": [ok]}, [], attachment_limit=10)
 
 
 def test_snowflakes_increase_and_carry_their_time() -> None:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+from pathlib import Path
+
 import pytest
 
 from service.clock import ManualClock
 from service.matches import MatchService
 from service.outbox import Outbox, PermanentDeliveryError
 from storage import OutboxRecord, Store
+from tests.service import outbox_worker
 from tests.service.matchkit import started_match
 from tests.storage.entries import RawEntry
 
@@ -189,3 +197,90 @@ async def test_a_restarted_node_frees_only_its_own_claims(store: Store, clock: M
     channel = Channel()
     assert (await restarted_a.drain(channel)).delivered == 1
     assert [key for _ref, key in channel.posts] == ["a:1"]
+
+
+async def test_a_delivery_renewed_while_it_works_keeps_its_claim(
+    store: Store, clock: ManualClock
+) -> None:
+    await queue(store, "slow")
+    a = Outbox(store, clock, node_id="a", lease_seconds=30)
+    b = Outbox(store, clock, node_id="b", lease_seconds=30)
+    [item] = await a.claim()
+    for _ in range(4):
+        clock.advance(20)
+        assert await a.renew() == 1
+        assert await b.claim() == [], "a renewed claim is never taken over"
+    assert await a.hold(item)
+    assert await a.done(item, "msg-1")
+
+
+async def test_a_holder_taken_over_neither_posts_nor_finishes(
+    store: Store, clock: ManualClock
+) -> None:
+    """Node a stalls past its lease without renewing (a frozen or cut-off process); node b
+    takes the item over and posts it; a, waking, finds it no longer holds the item."""
+    await queue(store, "match:1:turn:1:resolved")
+    channel = Channel()
+    a = Outbox(store, clock, node_id="a", lease_seconds=30)
+    b = Outbox(store, clock, node_id="b", lease_seconds=30)
+    [stalled] = await a.claim()
+    clock.advance(30)
+    assert (await b.drain(channel)).delivered == 1
+    assert not await a.hold(stalled)
+    assert not await a.done(stalled, "msg-a")
+    assert not await a.failed(stalled, "late")
+    assert channel.posts == [("msg-1", "match:1:turn:1:resolved")]
+    async with store.read() as s:
+        [row] = await s.list_outbox()
+    assert row.status == "done" and row.delivered_ref == "msg-1"
+
+
+async def test_two_processes_post_each_item_once_and_take_over_a_killed_one(
+    db_url: str, tmp_path: Path
+) -> None:
+    """Two processes drain one outbox with deliveries up to three times as long as the lease;
+    one is SIGKILLed in the middle. Every item is posted, and none twice."""
+    store = await Store.open(db_url)
+    try:
+        await queue(store, *(f"item:{n}" for n in range(24)))
+    finally:
+        await store.close()
+    posts = tmp_path / "posts.txt"
+    lease = 0.4
+    ctx = multiprocessing.get_context("fork")
+    until = time.time() + 60
+    children = [
+        ctx.Process(
+            target=outbox_worker.drain,
+            args=(db_url, f"node{i}", str(posts)),
+            kwargs={"lease": lease, "slowest": 3 * lease, "until": until},
+        )
+        for i in range(2)
+    ]
+    for child in children:
+        child.start()
+    victim = children[0]
+    # Both at work for a while (half the items), then one dies in the middle of its batch.
+    while len(lines(posts)) < 12 or victim.pid not in {int(x.split()[1]) for x in lines(posts)}:
+        await asyncio.sleep(0.05)
+        assert time.time() < until
+    assert victim.pid is not None
+    os.kill(victim.pid, signal.SIGKILL)
+    children[1].join(60)
+    assert children[1].exitcode == 0
+    victim.join(5)
+    keys = [line.split()[0] for line in lines(posts)]
+    assert sorted(keys) == sorted(f"item:{n}" for n in range(24)), "each posted exactly once"
+    store = await Store.open(db_url)
+    try:
+        async with store.read() as s:
+            rows = await s.list_outbox()
+    finally:
+        await store.close()
+    assert {r.status for r in rows} == {"done"}
+    taken_over = [r for r in rows if r.attempts > 1]
+    assert taken_over, "the killed process held items that the other one took over"
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []

@@ -234,12 +234,17 @@ async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
         )
         ids = [i for b in batches for i in b]
         assert len(ids) == len(set(ids)) == 6
+        holders = {o.id: o.claimed_by for o in await claimed(first, ids)}
         async with first.write() as s:
             assert await s.claim_outbox(50, "other", 100, 10) == []
-            assert await s.finish_outbox(ids[0], "n0", "msg-1", 60)
-            assert not await s.finish_outbox(ids[0], "n0", "msg-2", 61)
-            await s.fail_outbox(ids[1], "timeout", 500, 60)
-            await s.fail_outbox(ids[2], "gone", None, 60)
+            assert await s.finish_outbox(ids[0], str(holders[ids[0]]), 1, "msg-1", 60)
+            assert not await s.finish_outbox(ids[0], str(holders[ids[0]]), 1, "msg-2", 61)
+            assert await s.fail_outbox(
+                ids[1], str(holders[ids[1]]), 1, "timeout", retry_at=500, now=60
+            )
+            assert await s.fail_outbox(
+                ids[2], str(holders[ids[2]]), 1, "gone", retry_at=None, now=60
+            )
             ready = [o.id for o in await s.claim_outbox(200, "later", 1_000, 10)]
         assert sorted(ready) == sorted(ids[3:])
         async with first.write() as s:
@@ -275,15 +280,52 @@ async def test_outbox_counts_and_given_up_rows_of_one_server(store: Store) -> No
         )
         for key, match_id in (("a", here), ("b", here), ("c", there), ("d", None)):
             await s.add_outbox(RawEntry(key, "x", outbox_match_id=match_id), now=10)
-        rows = {o.key: o.id for o in await s.claim_outbox(20, "n", 100, 10)}
+        rows = {o.key: o for o in await s.claim_outbox(20, "n", 100, 10)}
         for key in ("a", "c"):
-            await s.fail_outbox(rows[key], f"{key} is gone", None, 30)
+            row = rows[key]
+            await s.fail_outbox(row.id, "n", row.attempts, f"{key} is gone", retry_at=None, now=30)
     async with store.read() as s:
         assert await s.count_outbox() == 4
         assert await s.count_outbox(guild_id="g1") == 2
         assert await s.count_outbox("dead", guild_id="g1") == 1
         dead = await s.dead_outbox("g1")
     assert [(o.key, o.last_error) for o in dead] == [("a", "a is gone")]
+
+
+async def claimed(store: Store, ids: list[int]) -> list[Any]:
+    async with store.read() as s:
+        return [await s.get_outbox(i) for i in ids]
+
+
+async def test_an_outbox_claim_taken_over_fences_its_old_holder(db_url: str) -> None:
+    """The attempt a claim counts is its fence: once another holder (or another run of the
+    same node) claimed the row, the old holder can neither renew, finish nor fail it."""
+    first, second = await Store.open(db_url), await Store.open(db_url)
+    try:
+        async with first.write() as s:
+            await s.add_outbox(RawEntry("k", "x", {}), now=0)
+            [old] = await s.claim_outbox(10, "a", 100, 1)
+        async with first.write() as s:
+            # Renewed while it works: nobody can claim it past the first lease.
+            assert await s.hold_outbox([(old.id, old.attempts)], "a", 100, 100) == [old.id]
+        async with second.write() as s:
+            assert await s.claim_outbox(150, "b", 100, 1) == []
+            # Not renewed again: the lease runs out at 200 and b takes the row over.
+            [new] = await s.claim_outbox(200, "b", 100, 1)
+        assert (new.claimed_by, new.attempts) == ("b", 2)
+        async with first.write() as s:
+            assert await s.hold_outbox([(old.id, old.attempts)], "a", 210, 100) == []
+            assert not await s.finish_outbox(old.id, "a", old.attempts, "msg-a", 210)
+            assert not await s.fail_outbox(old.id, "a", old.attempts, "slow", retry_at=500, now=210)
+        async with second.write() as s:
+            # The same node under an older attempt is a stale holder too.
+            assert not await s.finish_outbox(old.id, "b", old.attempts, "msg-b", 220)
+            assert await s.finish_outbox(new.id, "b", new.attempts, "msg-b", 220)
+        [row] = await claimed(first, [old.id])
+        assert row.status == "done" and row.delivered_ref == "msg-b" and row.claimed_by is None
+    finally:
+        await first.close()
+        await second.close()
 
 
 json_values = st.recursive(
@@ -351,3 +393,40 @@ async def test_a_transaction_cancelled_at_any_step_leaves_the_database_usable(
         match = await s.get_match(match_id)
     assert match is not None and match.turn == 2
     assert match.deadline_at in (None, 5_000)
+
+
+async def test_a_shard_lease_has_one_holder_until_it_runs_out(db_url: str) -> None:
+    first, second = await Store.open(db_url), await Store.open(db_url)
+    try:
+
+        async def take(store: Store, node: str, now: int) -> list[int]:
+            async with store.write() as s:
+                return await s.acquire_shards([0, 1], 2, node, now=now, lease_ms=100)
+
+        # Both ask at once for the two free shards: each shard goes to one of them.
+        a, b = await asyncio.gather(take(first, "a", 0), take(second, "b", 0))
+        assert sorted(a + b) == [0, 1]
+        holder = {shard: ("a" if shard in a else "b") for shard in (0, 1)}
+        other = {"a": "b", "b": "a"}
+        async with first.write() as s:
+            # The holder renews (and may take its own shards again: a restart); the other may
+            # not take them while the leases last.
+            assert await s.renew_shards([0], holder[0], now=50, lease_ms=100) == [0]
+            assert await s.acquire_shards([0], 2, holder[0], now=60, lease_ms=100) == [0]
+            assert await s.acquire_shards([0], 2, other[holder[0]], now=159, lease_ms=100) == []
+            # Unrenewed past its lease, the shard is the other's, and its old holder's
+            # heartbeat says it lost it.
+            assert await s.acquire_shards([0], 2, other[holder[0]], now=160, lease_ms=100) == [0]
+            assert await s.renew_shards([0], holder[0], now=161, lease_ms=100) == []
+            # A clean stop gives a shard up at once.
+            assert await s.release_shards([1], holder[1], now=170) == 1
+            assert await s.acquire_shards([1], 2, other[holder[1]], now=170, lease_ms=100) == [1]
+            leases = await s.shard_leases()
+        assert [(x.shard_id, x.holder) for x in leases] == [
+            (0, other[holder[0]]),
+            (1, other[holder[1]]),
+        ]
+        assert leases[0].acquired_at == 160 and leases[0].lease_until == 260
+    finally:
+        await first.close()
+        await second.close()
