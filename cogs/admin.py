@@ -1,4 +1,5 @@
-"""/admin: moderators pause, resume and extend matches, and look at the outbox."""
+"""/admin: moderators pause, resume and extend matches, see the turns that fail to resolve, and
+look at the outbox."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.errors import RefusalError
-from cogs.runtime import Runtime, is_moderator, runtime_of
+from cogs.runtime import Runtime, is_moderator, runtime_of, timestamp
+from cogs.split import clip
 from service import MatchRecord, OutboxStatus
 
 
@@ -67,6 +69,22 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             f"Match #{found.id}'s deadline is extended.", ephemeral=True
         )
 
+    @app_commands.command(name="failing", description="Turns that fail to resolve, and why")
+    async def failing(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        failures = await self.runtime.matches.failing(str(interaction.guild_id))
+        if not failures:
+            await interaction.followup.send("Every turn resolves.", ephemeral=True)
+            return
+        lines = [
+            f"Match #{f.match_id}, turn {f.turn}: failed {f.attempts} time(s) since "
+            f"{timestamp(f.first_failed_at)}; tried again {timestamp(f.retry_at)}. "
+            f"Last error: `{_code(f.last_error, 200)}`"
+            for f in failures
+        ]
+        text = "The bot keeps trying these:\n" + "\n".join(lines)
+        await interaction.followup.send(clip(text, 2000), ephemeral=True)
+
     @app_commands.command(name="outbox", description="Announcements waiting, delivered and failed")
     async def outbox(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -75,6 +93,11 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             counts = {status: await s.count_outbox(status) for status in OutboxStatus}
         text = ", ".join(f"{n} {status}" for status, n in counts.items())
         await interaction.followup.send(f"Outbox: {text}.", ephemeral=True)
+
+
+def _code(text: str, limit: int) -> str:
+    """``text`` fit to show between backticks: no backtick of its own, at most ``limit`` long."""
+    return clip(text.replace("`", "'"), limit)
 
 
 async def setup(bot: commands.Bot) -> None:

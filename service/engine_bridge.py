@@ -7,6 +7,7 @@ play with the shipped catalogue (``load_content()``, loaded once per process).
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -79,9 +80,21 @@ def resolve(
 
 def resolve_many(
     jobs: Sequence[tuple[Mapping[str, Any], Mapping[str, Mapping[str, Any] | None]]],
-) -> list[tuple[JsonDict, JsonDict]]:
-    """Several independent resolutions; the unit of work sent to a worker process."""
-    return [resolve(state, orders) for state, orders in jobs]
+) -> list[tuple[JsonDict, JsonDict] | str]:
+    """Several independent resolutions; the unit of work sent to a worker process. A job that
+    raises gives the error's text in its place, so one broken match never fails the others."""
+    out: list[tuple[JsonDict, JsonDict] | str] = []
+    for state, orders in jobs:
+        try:
+            out.append(resolve(state, orders))
+        except Exception as exc:
+            out.append(error_text(exc))
+    return out
+
+
+def error_text(exc: BaseException) -> str:
+    """One line naming an error, for logs and moderators' reports."""
+    return "".join(traceback.format_exception_only(exc)).strip()
 
 
 def end_by_concession(state_doc: Mapping[str, Any], side: str) -> JsonDict:

@@ -8,6 +8,7 @@ from storage.records import (
     OrdersRecord,
     OutboxRecord,
     PendingDeadline,
+    ResolutionFailure,
     SeatRecord,
     TurnRecord,
 )
@@ -21,6 +22,7 @@ __all__ = [
     "OrdersRecord",
     "OutboxRecord",
     "PendingDeadline",
+    "ResolutionFailure",
     "SeatRecord",
     "Session",
     "StorageError",

@@ -12,13 +12,14 @@ from contextlib import asynccontextmanager
 
 from storage.claims import ClaimQueries
 from storage.db import Database, open_database
+from storage.failures import FailureQueries
 from storage.matches import MatchQueries
 from storage.migrate import migrate
 from storage.orders import OrderQueries
 from storage.outbox import OutboxQueries
 
 
-class Session(MatchQueries, ClaimQueries, OrderQueries, OutboxQueries):
+class Session(MatchQueries, ClaimQueries, OrderQueries, OutboxQueries, FailureQueries):
     """The queries, bound to one open transaction (each group in its own module)."""
 
 

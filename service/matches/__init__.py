@@ -46,7 +46,7 @@ from service.matches.records import (
 )
 from service.matches.reminders import Reminders
 from service.matches.resolution import Resolver
-from storage import MatchRecord, OrdersRecord, Store, TurnRecord
+from storage import MatchRecord, OrdersRecord, ResolutionFailure, Store, TurnRecord
 
 __all__ = [
     "COMPUTER_DESCRIPTIONS",
@@ -270,6 +270,9 @@ class MatchService:
         return await self._queries.move_to_channel(
             match_id, channel_id, from_channel_id=from_channel_id
         )
+
+    async def failing(self, guild_id: str | None = None) -> list[ResolutionFailure]:
+        return await self._queries.failing(guild_id)
 
     async def history(self, match_id: int, turn: int) -> TurnRecord:
         return await self._queries.history(match_id, turn)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
@@ -120,3 +121,31 @@ async def test_a_moved_deadline_reaches_the_players_dm_sheets(world: World) -> N
             timeout=TIMEOUT,
             what="the extended deadline on both sheets",
         )
+
+
+async def test_a_moderator_sees_a_turn_that_keeps_failing_to_resolve(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mia = moderator(world)
+    async with bot_running(world) as bot:
+        _thread, match_id = await create_match(world)
+        assert bot.runtime is not None
+        matches = bot.runtime.matches
+        answer = await (await mia.slash("admin failing")).wait_done(timeout=TIMEOUT)
+        assert answer.content == "Every turn resolves."
+
+        async def broken(*args: object) -> object:
+            raise RuntimeError("engine `fault`")
+
+        monkeypatch.setattr(matches._core, "compute", broken)
+        await world.alice.send_dm("confirm")
+        await world.bob.send_dm("confirm")
+        for _ in range(int(TIMEOUT / 0.05)):
+            if await matches.failing():
+                break
+            await asyncio.sleep(0.05)
+        answer = await (await mia.slash("admin failing")).wait_done(timeout=TIMEOUT)
+        assert answer.content.startswith("The bot keeps trying these:\n")
+        assert f"Match #{match_id}, turn 1: failed 1 time(s) since <t:" in answer.content
+        assert "Last error: `RuntimeError: engine 'fault'`" in answer.content
+        assert (await matches.get_match(match_id)).turn == 1
