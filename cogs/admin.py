@@ -12,6 +12,10 @@ from cogs.runtime import Runtime, is_moderator, runtime_of, timestamp
 from cogs.split import clip
 from service import MatchRecord, OutboxStatus
 
+# How many given-up announcements /admin outbox status lists, and retry requeues at once.
+GIVEN_UP_SHOWN = 10
+RETRY_BATCH = 1000
+
 
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.guild_only()
@@ -85,14 +89,40 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
         text = "The bot keeps trying these:\n" + "\n".join(lines)
         await interaction.followup.send(clip(text, 2000), ephemeral=True)
 
-    @app_commands.command(name="outbox", description="Announcements waiting, delivered and failed")
-    async def outbox(self, interaction: discord.Interaction) -> None:
+    outbox = app_commands.Group(name="outbox", description="Announcements waiting and given up")
+
+    @outbox.command(name="status", description="Announcements waiting, delivered and given up")
+    async def outbox_status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        store = self.runtime.outbox.store
-        async with store.read() as s:
+        outbox = self.runtime.outbox
+        async with outbox.store.read() as s:
             counts = {status: await s.count_outbox(status) for status in OutboxStatus}
-        text = ", ".join(f"{n} {status}" for status, n in counts.items())
-        await interaction.followup.send(f"Outbox: {text}.", ephemeral=True)
+        text = "Outbox: " + ", ".join(f"{n} {status}" for status, n in counts.items()) + "."
+        dead = await outbox.given_up(str(interaction.guild_id), limit=GIVEN_UP_SHOWN)
+        if dead:
+            text += "\nGiven up here, newest first (`/admin outbox retry` sends them again):"
+            text += "".join(
+                f"\n- `{item.key}` ({item.attempts} attempt(s), {timestamp(item.delivered_at)}): "
+                f"`{_code(item.last_error or 'no error recorded', 160)}`"
+                for item in dead
+            )
+        await interaction.followup.send(clip(text, 2000), ephemeral=True)
+
+    @outbox.command(name="retry", description="Send the announcements that were given up again")
+    @app_commands.describe(match="Only this match's (by default every one of this server)")
+    async def outbox_retry(
+        self, interaction: discord.Interaction, match: int | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if match is not None:
+            await self._moderated(interaction, match)
+        outbox = self.runtime.outbox
+        dead = await outbox.given_up(str(interaction.guild_id), limit=RETRY_BATCH)
+        if match is not None:
+            dead = [item for item in dead if item.match_id == match]
+        count = await outbox.requeue(dead)
+        text = f"{count} announcement(s) go out again." if count else "Nothing was given up."
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def _code(text: str, limit: int) -> str:

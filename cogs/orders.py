@@ -80,6 +80,9 @@ class OrdersCog(commands.Cog):
                     sheet = await load_sheet(runtime, found.id, player)
                 else:
                     await update_dm_sheet(self.bot, runtime, sheet, player)
+        if sheet.match.status in PLAYING:
+            # A DM sheet given up on during an outage is sent again now that the player asks.
+            await runtime.outbox.requeue_sheet(found.id, player, sheet.match.turn)
         await interaction.followup.send(
             content=split_text("\n".join(lines), MESSAGE_LIMIT)[0] if lines else "",
             embed=sheet_embed(runtime, sheet),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from storage.db import Row
@@ -104,6 +105,40 @@ class OutboxQueries(Queries):
                 error,
                 item_id,
             )
+
+    async def dead_outbox(self, guild_id: str, limit: int) -> list[OutboxRecord]:
+        """The newest `limit` given-up rows of one server: its matches' rows, and its league
+        rows (which name their server in the payload)."""
+        rows = await self.tx.fetchall(
+            "SELECT o.*, m.guild_id AS match_guild FROM outbox o"
+            " LEFT JOIN matches m ON m.id = o.match_id WHERE o.status = 'dead' ORDER BY o.id DESC"
+        )
+        found: list[OutboxRecord] = []
+        for row in rows:
+            item = _outbox(row)
+            guild = (
+                row["match_guild"] if item.match_id is not None else item.payload.get("guild_id")
+            )
+            if guild is not None and str(guild) == guild_id:
+                found.append(item)
+                if len(found) == limit:
+                    break
+        return found
+
+    async def requeue_outbox(self, item_ids: Sequence[int], now: int) -> int:
+        """Make given-up rows due now, with their attempts counted afresh."""
+        if not item_ids:
+            return 0
+        marks = ", ".join("?" for _ in item_ids)
+        count = await self.tx.execute(
+            "UPDATE outbox SET status = 'pending', attempts = 0, available_at = ?,"
+            " delivered_at = NULL, claimed_by = NULL, claimed_until = NULL"
+            f" WHERE status = 'dead' AND id IN ({marks})",
+            now,
+            *item_ids,
+        )
+        self.outbox_added = self.outbox_added or count > 0
+        return count
 
     async def get_outbox(self, item_id: int) -> OutboxRecord | None:
         row = await self.tx.fetchone("SELECT * FROM outbox WHERE id = ?", item_id)

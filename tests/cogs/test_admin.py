@@ -10,7 +10,16 @@ import pytest
 from bot import MatchBot
 from sandbox import ScriptedPlayer
 from sandbox.errors import PlayerError
-from tests.cogs.support import TIMEOUT, World, bot_running, create_match, dm_sheet, posts
+from service import OutboxRecord
+from tests.cogs.support import (
+    TIMEOUT,
+    World,
+    bot_running,
+    create_match,
+    dm_sheet,
+    is_sheet,
+    posts,
+)
 from tests.sandbox.support import running
 
 HOUR_MS = 3_600_000
@@ -149,3 +158,60 @@ async def test_a_moderator_sees_a_turn_that_keeps_failing_to_resolve(
         assert f"Match #{match_id}, turn 1: failed 1 time(s) since <t:" in answer.content
         assert "Last error: `RuntimeError: engine 'fault'`" in answer.content
         assert (await matches.get_match(match_id)).turn == 1
+
+
+async def _give_up_sheet(bot: MatchBot, player: ScriptedPlayer, match_id: int) -> str:
+    """Once the player's turn-1 DM sheet failed at Discord, give it up; its outbox key."""
+    assert bot.runtime is not None
+    outbox = bot.runtime.outbox
+    mine: list[OutboxRecord] = []
+    for _ in range(int(TIMEOUT / 0.05)):
+        async with outbox.store.read() as s:
+            rows = await s.list_outbox(match_id=match_id, kind="order_sheet")
+        mine = [r for r in rows if r.recipient == str(player.id) and r.last_error]
+        if mine:
+            break
+        await asyncio.sleep(0.05)
+    [row] = mine
+    # What twelve failures over an hour come to, without the hour.
+    async with outbox.store.write() as s:
+        await s.fail_outbox(row.id, row.last_error or "", None, bot.runtime.matches.now_ms())
+    return row.key
+
+
+def sheets_of(player: ScriptedPlayer, match_id: int) -> int:
+    return len([m for m in player.dms() if is_sheet(match_id, 1)(m)])
+
+
+async def test_a_given_up_order_sheet_is_listed_and_sent_again(world: World) -> None:
+    mia = moderator(world)
+    sandbox = world.sandbox
+    async with bot_running(world, outbox_retry_seconds=0.2) as bot:
+        for player in (world.alice, world.bob):
+            sandbox.faults.server_error(
+                f"POST /channels/{player.dm.id}/messages", status=503, times=10**6
+            )
+        thread, match_id = await create_match(world)
+        keys = [await _give_up_sheet(bot, p, match_id) for p in (world.alice, world.bob)]
+        sandbox.faults.clear()
+
+        answer = await (await mia.slash("admin outbox status")).wait_done(timeout=TIMEOUT)
+        assert "2 dead" in answer.content and "503 Service Unavailable" in answer.content
+        assert all(f"`{key}`" in answer.content for key in keys)
+
+        # Bob asks for his sheet: besides the one only he sees, his DM sheet comes at last.
+        assert sheets_of(world.bob, match_id) == 0
+        await (await world.bob.slash("orders", in_channel=thread)).wait_done(timeout=TIMEOUT)
+        await sandbox.wait_for(
+            lambda: sheets_of(world.bob, match_id) == 1, timeout=TIMEOUT, what="Bob's DM sheet"
+        )
+
+        assert sheets_of(world.alice, match_id) == 0
+        answer = await (await mia.slash("admin outbox retry")).wait_done(timeout=TIMEOUT)
+        assert answer.content == "1 announcement(s) go out again."
+        await dm_sheet(world.alice, match_id, 1)
+        answer = await (await mia.slash("admin outbox status")).wait_done(timeout=TIMEOUT)
+        assert "0 dead" in answer.content and "Given up" not in answer.content
+        answer = await (await mia.slash("admin outbox retry")).wait_done(timeout=TIMEOUT)
+        assert answer.content == "Nothing was given up."
+        assert sheets_of(world.alice, match_id) == sheets_of(world.bob, match_id) == 1
