@@ -23,14 +23,15 @@ from cogs.sheet import (
     sheet_view,
     update_dm_sheet,
 )
-from cogs.split import MESSAGE_LIMIT, split_text
+from cogs.split import MESSAGE_LIMIT, clip, split_text
 from engine.notation import format_orders
 from service.errors import ServiceError
+from service.numbers import plain_number
 
 log = logging.getLogger(__name__)
 
 # "#12 cast Fireball on E5" picks a match when a player is in several.
-MATCH_PREFIX = re.compile(r"^\s*#(\d{1,20})\s*[:,-]?\s*")
+MATCH_PREFIX = re.compile(r"^\s*#([0-9]+)\s*[:,-]?\s*")
 PLAYING = ("active", "paused")
 
 
@@ -117,7 +118,10 @@ class OrdersCog(commands.Cog):
         runtime = self.runtime
         prefix = MATCH_PREFIX.match(content)
         if prefix is not None:
-            match_id = int(prefix.group(1))
+            number = plain_number(prefix.group(1))
+            if number is None:
+                raise RefusalError(f"There is no match #{clip(prefix.group(1), 30)}.")
+            match_id = number
             content = content[prefix.end() :]
         else:
             mine = await runtime.matches.list_matches(player_id=player_id, statuses=PLAYING)
