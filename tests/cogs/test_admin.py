@@ -215,3 +215,33 @@ async def test_a_given_up_order_sheet_is_listed_and_sent_again(world: World) -> 
         answer = await (await mia.slash("admin outbox retry")).wait_done(timeout=TIMEOUT)
         assert answer.content == "Nothing was given up."
         assert sheets_of(world.alice, match_id) == sheets_of(world.bob, match_id) == 1
+
+
+async def test_the_bot_itself_refuses_admin_to_a_member_without_manage_server(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server may grant /admin to anyone (Server Settings -> Integrations); the bot checks
+    # on its own. Carol's client lets her run it, so the interaction reaches the bot.
+    monkeypatch.setattr(world.carol, "_check_command_permissions", lambda *args: None)
+    async with bot_running(world) as bot:
+        _thread, match_id = await create_match(world)
+        assert bot.runtime is not None
+        before = await bot.runtime.matches.get_match(match_id)
+        for path, options in (
+            ("admin pause", {"match": match_id}),
+            ("admin resume", {"match": match_id}),
+            ("admin extend", {"match": match_id, "hours": 300.0}),
+            ("admin failing", {}),
+            ("admin outbox status", {}),
+            ("admin outbox retry", {}),
+        ):
+            answer = await (await world.carol.slash(path, **options)).wait_done(timeout=TIMEOUT)
+            assert answer.content == (
+                "You need the Manage Server permission or the moderator role for that."
+            ), path
+        after = await bot.runtime.matches.get_match(match_id)
+        assert (after.status, after.deadline_at, after.version) == (
+            before.status,
+            before.deadline_at,
+            before.version,
+        )
