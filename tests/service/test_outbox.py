@@ -234,4 +234,5 @@ async def test_a_given_up_sheet_is_requeued_for_its_player_and_turn_only(
     assert await outbox.requeue_sheet(match.id, "alice", 1)
     channel.gone = False
     await outbox.drain(channel)
-    assert [key for _ref, key in channel.posts] == [f"match:{match.id}:turn:1:sheet:red"]
+    side = next(seat.side for seat in match.seats if seat.player_id == "alice")
+    assert [key for _ref, key in channel.posts] == [f"match:{match.id}:turn:1:sheet:{side}"]
