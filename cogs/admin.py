@@ -1,6 +1,6 @@
 """/admin: moderators list the server's matches and who is late, pause, resume and extend
-them, forfeit or cancel one, hand a seat to another player or the computer, and look at the
-outbox."""
+them, forfeit or cancel one, hand a seat to another player or the computer, see the turns that
+fail to resolve, and look at the outbox and send its given-up announcements again."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from cogs.runtime import (
     timestamp,
 )
 from cogs.split import clip, paged_embeds, send_embeds
-from service import MatchRecord, OutboxStatus, SeatRecord
+from service import MatchRecord, OutboxRecord, OutboxStatus, SeatRecord
 from service.matches import (
     COMPUTER_DESCRIPTIONS,
     COMPUTER_LEVELS,
@@ -32,6 +32,10 @@ SIDES = [
     app_commands.Choice(name="Blue", value="blue"),
 ]
 LISTED = ("open", "active", "paused")
+
+# How many given-up announcements /admin outbox status lists, and retry requeues at once.
+GIVEN_UP_SHOWN = 10
+RETRY_BATCH = 1000
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -184,26 +188,70 @@ class AdminCog(commands.GroupCog, group_name="admin", group_description="Moderat
             f"{side_name(side)}'s seat in match #{found.id} now belongs to {who}.", ephemeral=True
         )
 
-    @app_commands.command(name="outbox", description="Announcements waiting, delivered and failed")
-    async def outbox(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="failing", description="Turns that fail to resolve, and why")
+    async def failing(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        store = self.runtime.outbox.store
+        failures = await self.runtime.matches.failing(str(interaction.guild_id))
+        if not failures:
+            await interaction.followup.send("Every turn resolves.", ephemeral=True)
+            return
+        lines = [
+            f"Match #{f.match_id}, turn {f.turn}: failed {f.attempts} time(s) since "
+            f"{timestamp(f.first_failed_at)}; tried again {timestamp(f.retry_at)}. "
+            f"Last error: `{_code(f.last_error, 200)}`"
+            for f in failures
+        ]
+        text = "The bot keeps trying these:\n" + "\n".join(lines)
+        await interaction.followup.send(clip(text, 2000), ephemeral=True)
+
+    outbox = app_commands.Group(name="outbox", description="Announcements waiting and given up")
+
+    @outbox.command(name="status", description="Announcements waiting, delivered and given up")
+    async def outbox_status(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outbox = self.runtime.outbox
         guild = str(interaction.guild_id)
-        async with store.read() as s:
+        async with outbox.store.read() as s:
             counts = {
                 status: await s.count_outbox(status, guild_id=guild) for status in OutboxStatus
             }
-            dead = await s.dead_outbox(guild, limit=10)
         text = ", ".join(f"{n} {status}" for status, n in counts.items())
-        lines = [f"This server's match announcements: {text}."]
+        text = f"This server's match announcements: {text}."
+        dead = await outbox.given_up(guild, limit=GIVEN_UP_SHOWN)
         if dead:
-            lines.append("Given up (latest first):")
-            lines += [
-                f"- match #{row.match_id}, {row.kind.replace('_', ' ')} after {row.attempts} "
-                f"attempt(s): {clip(row.last_error or 'no error recorded', 200)}"
-                for row in dead
-            ]
-        await send_embeds(interaction, paged_embeds("Outbox", lines))
+            text += "\nGiven up here, newest first (`/admin outbox retry` sends them again):"
+            text += "".join(
+                f"\n- {_owner(item)}, {item.kind.replace('_', ' ')}: `{item.key}` "
+                f"({item.attempts} attempt(s), {timestamp(item.delivered_at)}): "
+                f"`{_code(item.last_error or 'no error recorded', 160)}`"
+                for item in dead
+            )
+        await interaction.followup.send(clip(text, 2000), ephemeral=True)
+
+    @outbox.command(name="retry", description="Send the announcements that were given up again")
+    @app_commands.describe(match="Only this match's (by default every one of this server)")
+    async def outbox_retry(
+        self, interaction: discord.Interaction, match: int | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if match is not None:
+            await self._moderated(interaction, match)
+        outbox = self.runtime.outbox
+        dead = await outbox.given_up(str(interaction.guild_id), limit=RETRY_BATCH)
+        if match is not None:
+            dead = [item for item in dead if item.match_id == match]
+        count = await outbox.requeue(dead)
+        text = f"{count} announcement(s) go out again." if count else "Nothing was given up."
+        await interaction.followup.send(text, ephemeral=True)
+
+
+def _owner(item: OutboxRecord) -> str:
+    return f"match #{item.match_id}" if item.match_id is not None else "league"
+
+
+def _code(text: str, limit: int) -> str:
+    """``text`` fit to show between backticks: no backtick of its own, at most ``limit`` long."""
+    return clip(text.replace("`", "'"), limit)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -14,6 +14,8 @@ from cogs.split import clip, paged_embeds, send_embeds
 from engine.content import Content
 from engine.setup import MAX_COPIES, MIN_DECK
 from service.decks import deck_text
+from service.errors import quoted
+from service.numbers import plain_number
 
 STARTER_PREFIX = "starter:"
 # Every mana type beyond the Sanctum's two must come from a captured town; a first deck needing
@@ -80,18 +82,18 @@ async def resolve_deck(runtime: Runtime, player_id: str, value: str | None) -> i
     value = value.strip()
     if value.lower().startswith(STARTER_PREFIX):
         return await ensure_starter(runtime, player_id, value[len(STARTER_PREFIX) :].lower())
-    if value.lstrip("#").isdigit():
-        deck_id = int(value.lstrip("#"))
-        if not any(d.id == deck_id for d in await runtime.decks.list_decks(player_id)):
+    number = plain_number(value.lstrip("#"))
+    if number is not None:
+        if not any(d.id == number for d in await runtime.decks.list_decks(player_id)):
             raise RefusalError(
-                f"You have no deck #{deck_id}: `/deck list` shows yours, or choose a "
+                f"You have no deck #{number}: `/deck list` shows yours, or choose a "
                 "ready-made `starter:` deck."
             )
-        return deck_id
+        return number
     for deck in await runtime.decks.list_decks(player_id):
         if deck.name.lower() == value.lower():
             return deck.id
-    raise RefusalError(f"You have no deck named {value!r}; see /deck list.")
+    raise RefusalError(f"You have no deck named {quoted(value)}; see /deck list.")
 
 
 async def deck_choices(

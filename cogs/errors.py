@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.split import MESSAGE_LIMIT, clip
 from engine.notation import NotationError
 from service.errors import ServiceError
 
@@ -60,7 +61,10 @@ def refusal_message(error: BaseException) -> str | None:
 
 
 async def tell(interaction: discord.Interaction, message: str) -> None:
-    """Send ``message`` privately, whether or not the interaction was answered already."""
+    """Send ``message`` privately, whether or not the interaction was answered already.
+
+    Clipped to one message: a refusal that quotes an oversized input must still arrive."""
+    message = clip(message, MESSAGE_LIMIT)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from cogs.nonce import nonce_of
 from cogs.runtime import escaped, timestamp
 from cogs.split import MESSAGE_LIMIT, split_code_block, split_text
 from render.tables import StandingRow, render_standings
@@ -214,7 +215,7 @@ async def deliver_league_item(
     if post.recipient_id is not None:
         try:
             user = await client.fetch_user(post.recipient_id)
-            return await _send(user, pieces, post)
+            return await _send(user, pieces, post, item.key)
         except discord.Forbidden:
             if post.channel_id is None:
                 raise PermanentDeliveryError(
@@ -229,7 +230,7 @@ async def deliver_league_item(
         raise PermanentDeliveryError(f"the league channel {post.channel_id} is gone") from None
     if not isinstance(channel, discord.abc.Messageable):
         raise PermanentDeliveryError(f"channel {post.channel_id} cannot take messages")
-    return await _send(channel, pieces, post)
+    return await _send(channel, pieces, post, item.key)
 
 
 async def find_league_item(
@@ -265,14 +266,16 @@ def league_post_target(item: OutboxRecord) -> tuple[int | None, int | None]:
     )
 
 
-async def _send(target: discord.abc.Messageable, pieces: Sequence[str], post: LeaguePost) -> str:
+async def _send(
+    target: discord.abc.Messageable, pieces: Sequence[str], post: LeaguePost, key: str
+) -> str:
     last: discord.Message | None = None
     for i, piece in enumerate(pieces):
         if i == len(pieces) - 1 and post.image is not None:
             image = discord.File(io.BytesIO(post.image), filename=post.filename)
-            last = await target.send(piece, file=image)
+            last = await target.send(piece, file=image, nonce=nonce_of(key, i))
         else:
-            last = await target.send(piece)
+            last = await target.send(piece, nonce=nonce_of(key, i))
     assert last is not None
     return str(last.id)
 

@@ -23,14 +23,15 @@ from cogs.sheet import (
     sheet_view,
     update_dm_sheet,
 )
-from cogs.split import MESSAGE_LIMIT, split_text
+from cogs.split import MESSAGE_LIMIT, clip, split_text
 from engine.notation import HELP_TEXT, format_orders
 from service.errors import ServiceError
+from service.numbers import plain_number
 
 log = logging.getLogger(__name__)
 
 # "#12 cast Fireball on E5" picks a match when a player is in several.
-MATCH_PREFIX = re.compile(r"^\s*#(\d{1,18})\s*[:,-]?\s*")
+MATCH_PREFIX = re.compile(r"^\s*#([0-9]+)\s*[:,-]?\s*")
 PLAYING = ("active", "paused")
 HELP_WORDS = ("help", "?")
 
@@ -43,7 +44,10 @@ def split_prefixes(content: str) -> tuple[int | None, str]:
     for line in content.splitlines():
         prefix = MATCH_PREFIX.match(line)
         if prefix is not None:
-            named.add(int(prefix.group(1)))
+            number = plain_number(prefix.group(1))
+            if number is None:
+                raise RefusalError(f"There is no match #{clip(prefix.group(1), 30)}.")
+            named.add(number)
         lines.append(line if prefix is None else line[prefix.end() :])
     if len(named) > 1:
         listing = ", ".join(f"#{n}" for n in sorted(named))
@@ -99,6 +103,9 @@ class OrdersCog(commands.Cog):
                     sheet = await load_sheet(runtime, found.id, player)
                 else:
                     await update_dm_sheet(self.bot, runtime, sheet, player)
+        if sheet.match.status in PLAYING:
+            # A DM sheet given up on during an outage is sent again now that the player asks.
+            await runtime.outbox.requeue_sheet(found.id, player, sheet.match.turn)
         await interaction.followup.send(
             content=split_text("\n".join(lines), MESSAGE_LIMIT)[0] if lines else "",
             embed=sheet_embed(runtime, sheet),

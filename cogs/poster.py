@@ -1,8 +1,11 @@
 """The poster: drains the service's outbox into Discord, once each, with retries.
 
-Each announcement carries its outbox key in its first embed's footer. Before a retry the poster
-looks for a message with that key in the target channel, so a crash (or a lost reply) after a
-post but before the outbox heard of it finds the earlier post instead of making a second one.
+Each announcement carries its outbox key in its first embed's footer, and is sent with a nonce
+made from the key (`cogs.nonce`), so a request repeated within minutes, by discord.py or by any
+attempt of the outbox in any process, gets back the message Discord already made. Before a
+retry the poster also looks for a message with that key in the target channel, so a crash (or a
+lost reply) after a post but before the outbox heard of it finds the earlier post however long
+ago it was made.
 Announcements of one match go out in order; different matches are delivered concurrently.
 Images are drawn in worker threads so that the event loop keeps answering interactions.
 Each row is read back as its typed announcement (`service.announcements`) and handed to the
@@ -27,6 +30,7 @@ import discord
 from discord.ext import commands
 
 from cogs.match import THREAD_MINUTES, JoinButton
+from cogs.nonce import nonce_of
 from cogs.runtime import (
     Runtime,
     draw_board,
@@ -495,7 +499,9 @@ class Poster:
             match = await self._match_of(told)
             channel = await self._channel(match)
             embed = discord.Embed(description=text(told))
-            message = await channel.send(embed=self._keyed(embed, item, f"match #{match.id}"))
+            message = await channel.send(
+                embed=self._keyed(embed, item, f"match #{match.id}"), nonce=nonce_of(item.key)
+            )
             return str(message.id)
 
         return post
@@ -561,6 +567,7 @@ class Poster:
             content=None if is_computer(new) else mention(new),
             embed=self._keyed(embed, item, f"match #{match.id}"),
             allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=nonce_of(item.key),
         )
         if old is not None and not is_computer(old):
             await close_dm_sheet(
@@ -598,7 +605,9 @@ class Poster:
         )
         view = discord.ui.View(timeout=None)
         view.add_item(JoinButton.make(match.id))
-        message = await channel.send(embed=self._keyed(embed, item), view=view)
+        message = await channel.send(
+            embed=self._keyed(embed, item), view=view, nonce=nonce_of(item.key)
+        )
         return str(message.id)
 
     async def _match_started(self, item: Item, told: MatchStarted) -> str:
@@ -622,6 +631,7 @@ class Poster:
         message = await channel.send(
             embed=self._keyed(embed, item),
             file=discord.File(io.BytesIO(png), filename="board.png"),
+            nonce=nonce_of(item.key),
         )
         return str(message.id)
 
@@ -658,6 +668,7 @@ class Poster:
             embed=embed,
             file=await sheet_image(self.runtime, sheet),
             view=sheet_view(self.runtime, sheet),
+            nonce=nonce_of(item.key),
         )
 
     async def _dms_closed(self, match: MatchRecord, player_id: str) -> None:
@@ -682,6 +693,7 @@ class Poster:
             content=mention(player_id),
             embed=embed,
             allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=nonce_of(key),
         )
 
     async def _reminder(self, item: Item, told: Reminder) -> str:
@@ -709,7 +721,7 @@ class Poster:
             async with self._dm_slots:
                 channel = await self._dm(player_id)
                 assert channel is not None
-                message = await channel.send(embed=embed)
+                message = await channel.send(embed=embed, nonce=nonce_of(item.key))
             self.runtime.dm_closed.discard((match.id, player_id))
             return str(message.id)
         except discord.Forbidden as error:
@@ -731,6 +743,7 @@ class Poster:
             content=mention(player_id),
             embed=public,
             allowed_mentions=discord.AllowedMentions(users=True),
+            nonce=nonce_of(item.key),
         )
         return str(message.id)
 
@@ -785,7 +798,7 @@ class Poster:
                 discord.File(io.BytesIO(full_text.encode()), filename=f"turn-{turn}-log.txt")
             )
         channel = await self._channel(match)
-        message = await channel.send(embeds=embeds, files=files)
+        message = await channel.send(embeds=embeds, files=files, nonce=nonce_of(item.key))
         await self._close_sheets(match, turn, resolved_footer(turn))
         return str(message.id)
 
@@ -822,7 +835,7 @@ class Poster:
                 add_field_safely(embed, "Replay", f"match-{match.id}.gif, one frame per turn")
         self._keyed(embed, item)
         channel = await self._channel(match)
-        message = await channel.send(embed=embed, files=files)
+        message = await channel.send(embed=embed, files=files, nonce=nonce_of(item.key))
         await self._close_sheets(match, match.turn, f"Match #{match.id} is over: {reason}.")
         return str(message.id)
 

@@ -319,7 +319,7 @@ def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
     if unknown:
         raise ContentError(path.name, sorted(unknown)[0], None, "only [terrain.*] and [realm.*]")
     terrains: dict[str, Terrain] = {}
-    for tid, raw in data.get("terrain", {}).items():
+    for tid, raw in _section(path, data, "terrain").items():
         e = _entry(
             path.name,
             f"terrain.{tid}",
@@ -338,7 +338,7 @@ def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
     if "plains" not in terrains:
         raise ContentError(path.name, "terrain.plains", None, "plains is required")
     realms: dict[str, Realm] = {}
-    for rid, raw in data.get("realm", {}).items():
+    for rid, raw in _section(path, data, "realm").items():
         e = _entry(path.name, f"realm.{rid}", raw, ("name", "towns", "default", "weights", "picks"))
         towns = e.raw.get("towns")
         if (
@@ -373,6 +373,16 @@ def _load_realms(path: Path) -> tuple[dict[str, Terrain], dict[str, Realm]]:
             if pick not in realms or realms[pick].picks:
                 raise ContentError(path.name, f"realm.{realm.id}", "picks", f"bad realm {pick!r}")
     return terrains, realms
+
+
+def _section(path: Path, data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """The ``[name.*]`` tables of a file: ``name`` must be a table of tables, if present."""
+    section = data.get(name, {})
+    if not isinstance(section, Mapping):
+        raise ContentError(
+            path.name, None, name, f"must be a table of [{name}.<id>] tables, not {section!r:.40}"
+        )
+    return section
 
 
 def _load_boards(folder: Path) -> dict[str, Board]:

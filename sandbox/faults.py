@@ -23,7 +23,8 @@ class Fault:
     """One injected failure, as it is about to be answered.
 
     With `lost_reply` the request is carried out and only its answer is the error, as when a
-    connection drops after Discord acted: the client cannot know that it did.
+    connection drops after Discord acted (or an edge answers 5xx, or a 429, once the API had
+    made the message): the client cannot know that it did.
     """
 
     status: int
@@ -63,8 +64,6 @@ class FaultInjector:
     ) -> None:
         if times < 1:
             raise ValueError("times must be at least 1")
-        if lost_reply and status == 429:
-            raise ValueError("a rate limit is answered before the request is carried out")
         if " " not in route:
             route = f"* {route}"
         self._rules.append(_Rule(route, status, times, retry_after, is_global, lost_reply))
@@ -74,6 +73,13 @@ class FaultInjector:
 
     def server_error(self, route: str, *, times: int = 1, status: int = 500) -> None:
         self.inject(route, status, times=times)
+
+    def status_after_post(
+        self, route: str, status: int, *, times: int = 1, retry_after: float = 0.05
+    ) -> None:
+        """The next `times` matching requests are carried out (the message is made), then
+        answered with `status`: 5xx, or a 429 that asks for a retry of what was done."""
+        self.inject(route, status, times=times, retry_after=retry_after, lost_reply=True)
 
     def clear(self) -> None:
         self._rules.clear()

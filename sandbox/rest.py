@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ Handler = Callable[["Call"], Awaitable[Any]]
 _PAYLOAD = web.RequestKey("sandbox.payload", object)
 _INJECTED = web.RequestKey("sandbox.injected", bool)
 _MAJOR = ("channel_id", "guild_id", "application_id", "interaction_id", "token")
+# How long an enforced nonce is remembered; Discord says "the past few minutes".
+NONCE_SECONDS = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,8 @@ class RestApi(ApplicationRoutes):
         self._gateway_url = gateway_url
         self._attachment_dir = attachment_dir
         self._routes: list[_Route] = []
+        # (channel, nonce) of the bot's messages posted with enforce_nonce: (message, when).
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self._register()
 
     # plumbing
@@ -154,7 +159,7 @@ class RestApi(ApplicationRoutes):
         if fault is None and not limit.allowed:
             retry = limit.reset_after
             return 429, self._too_many(headers, retry, is_global=False)
-        if fault is not None and fault.status == 429:
+        if fault is not None and fault.status == 429 and not fault.lost_reply:
             return 429, self._too_many(headers, fault.retry_after, is_global=fault.is_global)
         if fault is not None:
             request[_INJECTED] = True
@@ -166,6 +171,8 @@ class RestApi(ApplicationRoutes):
             result = await route.handler(Call(request, params, payload, uploads))
         except ApiError as exc:
             return exc.status, json_response(exc.body(), status=exc.status, headers=headers)
+        if fault is not None and fault.status == 429:
+            return 429, self._too_many(headers, fault.retry_after, is_global=fault.is_global)
         if fault is not None:
             return fault.status, self._injected(fault, headers)
         if result is None:
@@ -428,10 +435,27 @@ class RestApi(ApplicationRoutes):
 
     async def post_message(self, call: Call) -> JSON:
         channel = self._channel(call)
-        self._can_send(channel, call.json(), call.uploads)
-        msg = self.state.bot_message(channel, call.json(), call.uploads)
+        body = call.json()
+        earlier = self._by_nonce(channel, body)
+        if earlier is not None:
+            # Discord answers a repeated enforced nonce with the message it made the first time.
+            return self.state.message_payload(earlier)
+        self._can_send(channel, body, call.uploads)
+        msg = self.state.bot_message(channel, body, call.uploads)
         self._save(msg)
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            self._nonces[(channel.id, str(body["nonce"]))] = (msg.id, time.monotonic())
         return self.state.message_payload(msg)
+
+    def _by_nonce(self, channel: Channel, body: JSON) -> Message | None:
+        """The bot's message in ``channel`` posted with this enforced nonce a few minutes ago."""
+        if not body.get("enforce_nonce") or body.get("nonce") is None:
+            return None
+        found = self._nonces.get((channel.id, str(body["nonce"])))
+        if found is None or time.monotonic() - found[1] > NONCE_SECONDS:
+            return None
+        msg = self.state.messages.get(found[0])
+        return None if msg is None or msg.deleted else msg
 
     async def patch_message(self, call: Call) -> JSON:
         self._channel(call)

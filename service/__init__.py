@@ -12,6 +12,7 @@ from storage.records import (
     OrdersRecord,
     OutboxRecord,
     OutboxStatus,
+    ResolutionFailure,
     SeatRecord,
     TurnRecord,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "OrdersRecord",
     "OutboxRecord",
     "OutboxStatus",
+    "ResolutionFailure",
     "SeatRecord",
     "TurnRecord",
 ]

@@ -21,14 +21,15 @@ from dataclasses import dataclass
 from engine.content import Content, load_content
 from engine.setup import MAX_COPIES, MIN_DECK
 from service.clock import Clock, to_ms
-from service.errors import InvalidDeckError, NotFoundError, WrongStateError
+from service.errors import InvalidDeckError, NotFoundError, WrongStateError, quoted
 from storage import ConflictError, DeckRecord, Store
 
 DECK_MIN_SIZE = MIN_DECK
 MAX_NAME_LENGTH = 60
 
-_COUNT_FIRST = re.compile(r"^(\d+)\s*[xX×]?\s+(.+)$")
-_COUNT_LAST = re.compile(r"^(.+?)\s+[xX×]\s*(\d+)$")
+# Counts are a few ASCII digits (service.numbers); a line with another number is a name.
+_COUNT_FIRST = re.compile(r"^([0-9]{1,4})\s*[xX×]?\s+(.+)$")
+_COUNT_LAST = re.compile(r"^(.+?)\s+[xX×]\s*([0-9]{1,4})$")
 _HOUSE_LINE = re.compile(r"^house\s*[:=]\s*(.+)$", re.IGNORECASE)
 
 
@@ -149,7 +150,9 @@ def parse_deck_text(text: str, content: Content) -> ParsedDeck:
             guess = difflib.get_close_matches(name.casefold(), list(by_name), n=1, cutoff=0.6)
             hint = f"; did you mean {content.spells[by_name[guess[0]]].name}?" if guess else "."
             problems.append(
-                DeckProblem("unknown_spell", f"Line {number}: no spell {name!r}{hint}", line=number)
+                DeckProblem(
+                    "unknown_spell", f"Line {number}: no spell {quoted(name)}{hint}", line=number
+                )
             )
             continue
         if count < 1:

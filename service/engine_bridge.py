@@ -8,6 +8,7 @@ play with the shipped catalogue (``load_content()``, loaded once per process).
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -119,9 +120,21 @@ def resolve_encoded(
 
 def resolve_many_encoded(
     jobs: Sequence[tuple[str, Mapping[str, Mapping[str, Any] | None]]],
-) -> list[Encoded]:
-    """Several :func:`resolve_encoded`; the unit of work sent to a worker process."""
-    return [resolve_encoded(state, orders) for state, orders in jobs]
+) -> list[Encoded | str]:
+    """Several :func:`resolve_encoded`; the unit of work sent to a worker process. A job that
+    raises gives the error's text in its place, so one broken match never fails the others."""
+    out: list[Encoded | str] = []
+    for state, orders in jobs:
+        try:
+            out.append(resolve_encoded(state, orders))
+        except Exception as exc:
+            out.append(error_text(exc))
+    return out
+
+
+def error_text(exc: BaseException) -> str:
+    """One line naming an error, for logs and moderators' reports."""
+    return "".join(traceback.format_exception_only(exc)).strip()
 
 
 def _text(doc: JsonDict) -> str:

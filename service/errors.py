@@ -66,3 +66,9 @@ class InvalidDeckError(ServiceError):
     def __init__(self, message: str, problems: Sequence[Any] = ()) -> None:
         super().__init__(message)
         self.problems = tuple(problems)
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` as a refusal quotes it back: in quotes and cut to ``limit`` characters, so a
+    refusal of an oversized input still fits in a Discord message."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -15,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from service.announcements import OrderSheet
 from service.clock import Clock, to_ms
 from storage import OutboxRecord, Store
+from storage.records import OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,31 @@ class Outbox:
             items = await s.list_outbox(match_id=match_id, kind=kind)
         refs = [(i, i.delivered_ref or "") for i in items]
         return [(i, int(ref)) for i, ref in refs if ref.isdigit()]
+
+    async def given_up(self, guild_id: str, *, limit: int = 100) -> list[OutboxRecord]:
+        """The server's announcements that were given up on, newest first, with their last
+        error; they stay so until a moderator requeues them (:meth:`requeue`)."""
+        async with self.store.read() as s:
+            return await s.dead_outbox(guild_id, limit)
+
+    async def requeue(self, items: Sequence[OutboxRecord]) -> int:
+        """Deliver given-up announcements again, from a first attempt; returns how many."""
+        now = to_ms(self.clock.now())
+        async with self.store.write() as s:
+            return await s.requeue_outbox([i.id for i in items], now)
+
+    async def requeue_sheet(self, match_id: int, player_id: str, turn: int) -> bool:
+        """Send the player's order sheet of `turn` again if it was given up on."""
+        async with self.store.read() as s:
+            sheets = await s.list_outbox(match_id=match_id, kind=OrderSheet.kind)
+        dead = [
+            i
+            for i in sheets
+            if i.status == OutboxStatus.DEAD
+            and i.recipient == player_id
+            and i.payload.get("turn") == turn
+        ]
+        return await self.requeue(dead) > 0
 
     async def claim(self, limit: int = 50) -> list[OutboxRecord]:
         """Take due items for a while (the lease); another node will not take them meanwhile,

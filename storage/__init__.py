@@ -9,6 +9,7 @@ from storage.records import (
     OrdersRecord,
     OutboxRecord,
     PendingDeadline,
+    ResolutionFailure,
     SeatRecord,
     TurnRecord,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "OrdersRecord",
     "OutboxRecord",
     "PendingDeadline",
+    "ResolutionFailure",
     "SeatRecord",
     "Session",
     "StorageError",

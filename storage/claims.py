@@ -21,7 +21,8 @@ class ClaimQueries(Queries):
         same one (row locks on PostgreSQL, the single writer on SQLite). A match is due when its
         deadline passed or when both sides confirmed its current turn: a confirmation commits
         before its resolution runs, so a process that died (or a resolution that failed) in
-        between leaves a turn that only this sweep will pick up before its deadline.
+        between leaves a turn that only this sweep will pick up before its deadline. A turn
+        whose resolution keeps failing waits for its retry time (`resolution_failures`).
 
         Not SKIP LOCKED: a match row is also locked, briefly, by a player giving orders, and a
         sweep that skipped it would leave the overdue turn for the next sweep. A second sweeper
@@ -32,12 +33,15 @@ class ClaimQueries(Queries):
             " AND (deadline_at <= ? OR (SELECT COUNT(*) FROM orders o"
             "  WHERE o.match_id = matches.id AND o.turn = matches.turn AND o.confirmed = 1) = ?)"
             " AND (claimed_until IS NULL OR claimed_until <= ?)"
+            " AND NOT EXISTS (SELECT 1 FROM resolution_failures f WHERE f.match_id = matches.id"
+            "  AND f.turn = matches.turn AND f.retry_at > ?)"
             f" ORDER BY deadline_at, id LIMIT ?{self._for_update})"
             " RETURNING id, turn, deadline_at",
             node,
             now + lease_ms,
             now,
             SIDE_COUNT,
+            now,
             now,
             limit,
         )

@@ -156,6 +156,40 @@ class OutboxQueries(Queries):
             )
         return count > 0
 
+    async def dead_outbox(self, guild_id: str, limit: int) -> list[OutboxRecord]:
+        """The newest `limit` given-up rows of one server: its matches' rows, and its league
+        rows (which name their server in the payload)."""
+        rows = await self.tx.fetchall(
+            "SELECT o.*, m.guild_id AS match_guild FROM outbox o"
+            " LEFT JOIN matches m ON m.id = o.match_id WHERE o.status = 'dead' ORDER BY o.id DESC"
+        )
+        found: list[OutboxRecord] = []
+        for row in rows:
+            item = _outbox(row)
+            guild = (
+                row["match_guild"] if item.match_id is not None else item.payload.get("guild_id")
+            )
+            if guild is not None and str(guild) == guild_id:
+                found.append(item)
+                if len(found) == limit:
+                    break
+        return found
+
+    async def requeue_outbox(self, item_ids: Sequence[int], now: int) -> int:
+        """Make given-up rows due now, with their attempts counted afresh."""
+        if not item_ids:
+            return 0
+        marks = ", ".join("?" for _ in item_ids)
+        count = await self.tx.execute(
+            "UPDATE outbox SET status = 'pending', attempts = 0, available_at = ?,"
+            " delivered_at = NULL, claimed_by = NULL, claimed_until = NULL"
+            f" WHERE status = 'dead' AND id IN ({marks})",
+            now,
+            *item_ids,
+        )
+        self.outbox_added = self.outbox_added or count > 0
+        return count
+
     async def get_outbox(self, item_id: int) -> OutboxRecord | None:
         row = await self.tx.fetchone("SELECT * FROM outbox WHERE id = ?", item_id)
         return None if row is None else _outbox(row)
@@ -180,16 +214,6 @@ class OutboxQueries(Queries):
         where, args = _outbox_filter(status, guild_id)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         return int(await self.tx.fetchval(f"SELECT COUNT(*) FROM outbox{clause}", *args))
-
-    async def dead_outbox(self, guild_id: str, limit: int = 10) -> list[OutboxRecord]:
-        """The latest given-up rows of a server's matches, with their last errors."""
-        where, args = _outbox_filter(OutboxStatus.DEAD, guild_id)
-        rows = await self.tx.fetchall(
-            f"SELECT * FROM outbox WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ?",
-            *args,
-            limit,
-        )
-        return [_outbox(r) for r in rows]
 
 
 def _outbox_filter(status: str | None, guild_id: str | None) -> tuple[list[str], list[Any]]:

@@ -182,6 +182,20 @@ class DueMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class ResolutionFailure:
+    """A match whose current turn's resolution raised `attempts` times in a row; the sweep
+    leaves it alone until `retry_at`."""
+
+    match_id: int
+    turn: int
+    attempts: int
+    last_error: str
+    first_failed_at: int
+    failed_at: int
+    retry_at: int
+
+
+@dataclass(frozen=True, slots=True)
 class PendingDeadline:
     id: int
     turn: int

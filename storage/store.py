@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 
 from storage.claims import ClaimQueries
 from storage.db import Database, open_database
+from storage.failures import FailureQueries
 from storage.matches import MatchQueries
 from storage.migrate import migrate
 from storage.orders import OrderQueries
@@ -19,7 +20,9 @@ from storage.outbox import OutboxQueries
 from storage.shards import ShardQueries
 
 
-class Session(MatchQueries, ClaimQueries, OrderQueries, OutboxQueries, ShardQueries):
+class Session(
+    MatchQueries, ClaimQueries, OrderQueries, OutboxQueries, ShardQueries, FailureQueries
+):
     """The queries, bound to one open transaction (each group in its own module)."""
 
 

@@ -40,7 +40,9 @@ def load_spell_file(path: Path) -> list[SpellDef]:
         raise SpellDataError(source, "-", "spell", "must be an array of tables: [[spell]]")
     house = path.stem
     spells = []
-    for table in tables:
+    for index, table in enumerate(tables):
+        if not isinstance(table, dict):
+            raise SpellDataError(source, "-", f"spell[{index}]", "each [[spell]] must be a table")
         spell = parse_spell(table, source)
         if house in HOUSES and spell.house != house:
             raise SpellDataError(

@@ -5,30 +5,45 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from service.errors import ServiceError
+from service.errors import ServiceError, quoted
+from service.numbers import plain_number
 
 _UNITS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
-_PART = re.compile(r"(\d+)\s*([wdhms])")
+# ASCII digits only (service.numbers), and at most a century: it fits every column and clock.
+_NUMBER_DIGITS = 12
+_MAX_SECONDS = 100 * 366 * 86400
+_PART = re.compile(r"([0-9]+)\s*([wdhms])")
 
 
 class TimeSpecError(ServiceError):
     code = "bad_time"
 
 
+class _TooLongError(TimeSpecError):
+    """A well-formed duration of more than a century."""
+
+
 def parse_duration(text: str) -> int:
     """Seconds in `text` (`7d`, `1d12h`, `90m`); a bare number is hours."""
     cleaned = text.strip().lower().replace(" ", "")
-    if cleaned.isdigit():
-        seconds = int(cleaned) * 3600
-    else:
-        parts = _PART.findall(cleaned)
-        if not parts or "".join(n + u for n, u in parts) != cleaned:
-            raise TimeSpecError(
-                f"{text!r} is not a duration; write it like `7d`, `36h`, `1d12h` or `90m`."
-            )
+    hours = plain_number(cleaned, max_digits=_NUMBER_DIGITS)
+    parts = _PART.findall(cleaned)
+    if hours is not None:
+        seconds = hours * 3600
+    elif parts and "".join(n + u for n, u in parts) == cleaned:
+        if any(len(n) > _NUMBER_DIGITS for n, _u in parts):
+            raise _TooLongError(f"{quoted(text)} is too long to be a duration.")
         seconds = sum(int(n) * _UNITS[u] for n, u in parts)
+    elif cleaned.isascii() and cleaned.isdigit():
+        raise _TooLongError(f"{quoted(text)} is too long to be a duration.")
+    else:
+        raise TimeSpecError(
+            f"{quoted(text)} is not a duration; write it like `7d`, `36h`, `1d12h` or `90m`."
+        )
     if seconds <= 0:
         raise TimeSpecError("A duration must be longer than zero.")
+    if seconds > _MAX_SECONDS:
+        raise _TooLongError(f"{quoted(text)} is too long to be a duration (at most a century).")
     return seconds
 
 
@@ -45,17 +60,16 @@ def parse_when(text: str, now: datetime) -> datetime:
     it names its offset)."""
     cleaned = text.strip()
     lowered = cleaned.lower()
-    out_of_range = TimeSpecError(f"{text!r} is too far away to be a time.")
+    out_of_range = TimeSpecError(f"{quoted(text)} is too far away to be a time.")
     for prefix in ("in ", "+"):
         if lowered.startswith(prefix):
-            seconds = parse_duration(cleaned[len(prefix) :])
             try:
-                return now + timedelta(seconds=seconds)
-            except OverflowError:
+                return now + timedelta(seconds=parse_duration(cleaned[len(prefix) :]))
+            except (_TooLongError, OverflowError):
                 raise out_of_range from None
     if lowered == "now":
         return now
-    if cleaned.isdigit():
+    if cleaned.isascii() and cleaned.isdigit():
         try:
             return datetime.fromtimestamp(int(cleaned), UTC)
         except (OverflowError, OSError, ValueError):
@@ -64,7 +78,7 @@ def parse_when(text: str, now: datetime) -> datetime:
         when = datetime.fromisoformat(cleaned)
     except ValueError:
         raise TimeSpecError(
-            f"{text!r} is not a time; write `in 2d`, a date like `2031-03-01 18:00` (UTC), "
+            f"{quoted(text)} is not a time; write `in 2d`, a date like `2031-03-01 18:00` (UTC), "
             "or a Unix timestamp."
         ) from None
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)

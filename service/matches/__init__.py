@@ -47,7 +47,7 @@ from service.matches.records import (
 )
 from service.matches.reminders import Reminders
 from service.matches.resolution import Resolver
-from storage import MatchRecord, OrdersRecord, Store, TurnRecord
+from storage import MatchRecord, OrdersRecord, ResolutionFailure, Store, TurnRecord
 
 __all__ = [
     "COMPUTER_DESCRIPTIONS",
@@ -292,6 +292,9 @@ class MatchService:
         return await self._queries.move_to_channel(
             match_id, channel_id, from_channel_id=from_channel_id
         )
+
+    async def failing(self, guild_id: str | None = None) -> list[ResolutionFailure]:
+        return await self._queries.failing(guild_id)
 
     async def history(self, match_id: int, turn: int) -> TurnRecord:
         return await self._queries.history(match_id, turn)

@@ -10,7 +10,7 @@ from service import engine_bridge as eb
 from service import export
 from service.errors import NotFoundError, WrongStateError
 from service.matches.core import MatchCore
-from storage import MatchRecord, TurnRecord
+from storage import MatchRecord, ResolutionFailure, TurnRecord
 from storage.records import MatchStatus
 
 
@@ -33,6 +33,12 @@ class Queries:
             return await s.list_matches(
                 player_id=player_id, guild_id=guild_id, statuses=statuses, limit=limit
             )
+
+    async def failing(self, guild_id: str | None = None) -> list[ResolutionFailure]:
+        """The active matches (of one server, or all) whose current turn keeps failing to
+        resolve, with the last error and the time of the next try."""
+        async with self.core.store.read() as s:
+            return await s.list_resolution_failures(guild_id)
 
     async def matches_in_channel(self, channel_id: str) -> list[MatchRecord]:
         """Every match that posts in the channel, newest first, however old."""

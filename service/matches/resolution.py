@@ -30,12 +30,31 @@ from service import engine_bridge as eb
 from service.announcements import Grace, NoShow, TurnResolved
 from service.matches.core import MatchCore, announce_sheets, match_over
 from service.matches.records import ResolvedTurn, gave_nothing, is_computer
-from storage import ConflictError, JsonText, MatchRecord, OrdersRecord, Session
+from storage import (
+    ConflictError,
+    JsonText,
+    MatchRecord,
+    OrdersRecord,
+    ResolutionFailure,
+    Session,
+)
 from storage.records import JsonDict, MatchStatus, SeatRecord
 
 log = logging.getLogger(__name__)
 
 SIDES = eb.SIDES
+# A turn whose resolution raised is left to the sweep for this long, doubling with each failure
+# in a row up to the cap: a fault that a restart or a new release cures is retried soon, and a
+# lasting one costs a log line an hour instead of a failed resolution every minute.
+RETRY_BASE_MS = 30_000
+RETRY_MAX_MS = 3_600_000
+# The engine's answer for one job of a batch: the new state and report, or the error's text.
+Computed = eb.Encoded | str
+
+
+def retry_delay_ms(attempts: int) -> int:
+    """How long the sweep leaves a turn alone after its `attempts`-th failure in a row."""
+    return int(min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** max(0, attempts - 1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +89,7 @@ class _Batch:
     """Claimed matches whose resolutions are being computed."""
 
     jobs: list[tuple[MatchRecord, dict[str, OrdersRecord], str]]
-    results: asyncio.Future[list[eb.Encoded]]
+    results: asyncio.Future[list[Computed]]
 
 
 def _order_docs(orders: Mapping[str, OrdersRecord]) -> dict[str, JsonDict | None]:
@@ -181,9 +200,14 @@ class Resolver:
                 continue
             assert state is not None
             docs = _order_docs(orders)
-            computed = await self.core.compute(eb.resolve_encoded, state, docs)
-            result = await self._commit(_plan(match, orders, cause, computed), now)
+            try:
+                computed = await self.core.compute(eb.resolve_encoded, state, docs)
+                result = await self._commit(_plan(match, orders, cause, computed), now)
+            except Exception as exc:
+                await self._failed(match, eb.error_text(exc), now)
+                raise
             if result is not None:
+                await self._after_resolution(match, result, now)
                 return result
         raise RuntimeError(f"match {match_id}: the turn kept changing while being resolved")
 
@@ -224,21 +248,42 @@ class Resolver:
         """Write one resolution; None when the match moved on since it was read."""
         final = _finalise(plan, now)
         async with self.core.store.write() as s:
-            result = await self._write(s, final, now)
-        if result is not None:
-            await self._after_resolution(plan.match, result, now)
-        return result
+            return await self._write(s, final, now)
 
     async def _commit_many(self, plans: Sequence[_Plan], now: int) -> list[ResolvedTurn | None]:
         """Write a batch of resolutions in one transaction (one commit for the batch); each
         still goes through its own version check, so a stale one is skipped, not written."""
         finals = [_finalise(plan, now) for plan in plans]
         async with self.core.store.write() as s:
-            results = [await self._write(s, final, now) for final in finals]
-        for plan, result in zip(plans, results, strict=True):
-            if result is not None:
-                await self._after_resolution(plan.match, result, now)
-        return results
+            return [await self._write(s, final, now) for final in finals]
+
+    async def _failed(self, match: MatchRecord, error: str, now: int) -> None:
+        """Record that resolving the match's current turn raised, and when the sweep may try
+        again; moderators see the record (`failing`) until the turn resolves."""
+        try:
+            async with self.core.store.write() as s:
+                old = await s.get_resolution_failure(match.id)
+                if old is not None and old.turn == match.turn:
+                    attempts, first = old.attempts + 1, old.first_failed_at
+                else:
+                    attempts, first = 1, now
+                delay = retry_delay_ms(attempts)
+                await s.put_resolution_failure(
+                    ResolutionFailure(
+                        match.id, match.turn, attempts, error[:500], first, now, now + delay
+                    )
+                )
+        except Exception:
+            log.exception("match %s: the failed resolution could not be recorded", match.id)
+            return
+        log.error(
+            "match %s turn %s: resolution failed (%d time(s) in a row), next try in %d s: %s",
+            match.id,
+            match.turn,
+            attempts,
+            delay // 1000,
+            error,
+        )
 
     async def _write(self, s: Session, final: _Final, now: int) -> ResolvedTurn | None:
         """Write one resolution in `s`; None when the version check finds the match changed."""
@@ -366,35 +411,69 @@ class Resolver:
     async def _finish_batch(
         self, match_ids: Sequence[int], batch: _Batch, now: int
     ) -> list[ResolvedTurn]:
-        results = await batch.results
-        plans = [
-            _plan(match, orders, cause, computed)
-            for (match, orders, cause), computed in zip(batch.jobs, results, strict=True)
-        ]
+        try:
+            return await self._write_batch(batch, now)
+        finally:
+            # Failed matches too: their retry time, not a claim, keeps the sweep off them.
+            async with self.core.store.write() as s:
+                await s.release_claim(match_ids, self.core.node_id)
+
+    async def _write_batch(self, batch: _Batch, now: int) -> list[ResolvedTurn]:
+        """Commit the batch's resolutions; a match whose engine call or write fails is recorded
+        for a later retry and holds up none of the others."""
+        plans: list[_Plan] = []
+        for (match, orders, cause), computed in zip(batch.jobs, await batch.results, strict=True):
+            if isinstance(computed, str):
+                await self._failed(match, computed, now)
+            else:
+                plans.append(_plan(match, orders, cause, computed))
+        try:
+            written = list(zip(plans, await self._commit_many(plans, now), strict=True))
+        except Exception:
+            log.exception("writing %d resolutions together failed; writing each alone", len(plans))
+            written = []
+            for plan in plans:
+                try:
+                    written.append((plan, await self._commit(plan, now)))
+                except Exception as exc:
+                    await self._failed(plan.match, eb.error_text(exc), now)
         out: list[ResolvedTurn] = []
-        for plan, written in zip(plans, await self._commit_many(plans, now), strict=True):
-            # None: orders changed under us (or another path resolved it); start over for it.
-            result = written if written is not None else await self.resolve_match(plan.match.id)
-            if result is not None:
-                out.append(result)
-        async with self.core.store.write() as s:
-            await s.release_claim(match_ids, self.core.node_id)
+        for plan, result in written:
+            try:
+                if result is None:
+                    # Orders changed under us (or another path resolved it): start over for it.
+                    again = await self.resolve_match(plan.match.id)
+                else:
+                    await self._after_resolution(plan.match, result, now)
+                    again = result
+            except Exception:
+                log.exception("match %s: finishing its resolution failed", plan.match.id)
+                continue
+            if again is not None:
+                out.append(again)
         return out
 
     async def _compute_many(
         self, jobs: list[tuple[str, dict[str, JsonDict | None]]]
-    ) -> list[eb.Encoded]:
+    ) -> list[Computed]:
         executor = self.core.executor
         if executor is None or len(jobs) < 2:
             return eb.resolve_many_encoded(jobs)
         loop = asyncio.get_running_loop()
         size = max(1, -(-len(jobs) // self.core.workers))
         chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
-        parts: list[Awaitable[list[eb.Encoded]]] = [
+        parts: list[Awaitable[list[Computed]]] = [
             loop.run_in_executor(executor, eb.resolve_many_encoded, chunk) for chunk in chunks
         ]
-        done = await asyncio.gather(*parts)
-        return [item for part in done for item in part]
+        out: list[Computed] = []
+        done = await asyncio.gather(*parts, return_exceptions=True)
+        for chunk, part in zip(chunks, done, strict=True):
+            if isinstance(part, BaseException):
+                # The worker died or the piece could not be sent: each of its jobs failed.
+                out.extend(eb.error_text(part) for _job in chunk)
+            else:
+                out.extend(part)
+        return out
 
     async def release_my_claims(self) -> int:
         """At start-up: the claims an earlier run of this node left are void."""

@@ -5,13 +5,21 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from bot import MatchBot
+from cogs.poster import poster_of
 from sandbox import Message, walk_components
+from service import OutboxRecord
+from service.announcements import OrderSheet, TurnResolved
 from tests.cogs.support import (
+    TIMEOUT,
     World,
     bot_running,
     chosen_orders,
     create_match,
     dm_sheet,
+    is_sheet,
     posts,
     wait_final_post,
     wait_turn_post,
@@ -120,3 +128,89 @@ async def test_a_429_and_a_500_during_a_turn_post_are_retried_and_posted_once(
         await dm_sheet(world.alice, match_id, 2)
         assert len(posts(world.sandbox, thread, f"Match #{match_id} · turn 1 resolved")) == 1
         assert world.sandbox.faults.pending == 0
+
+
+async def _settled(bot: MatchBot, match_id: int, kind: str) -> list[OutboxRecord]:
+    """The match's outbox rows of `kind`, once none of them is pending."""
+    assert bot.runtime is not None
+    outbox = bot.runtime.outbox
+    for _ in range(int(TIMEOUT / 0.05)):
+        async with outbox.store.read() as s:
+            rows = await s.list_outbox(match_id=match_id, kind=kind)
+        if rows and all(r.status != "pending" for r in rows):
+            return rows
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the {kind} rows of match {match_id} stay pending")
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 504, 524, 429])
+async def test_a_turn_post_answered_with_an_error_after_it_was_made_appears_once(
+    world: World, status: int
+) -> None:
+    async with bot_running(world, outbox_retry_seconds=0.2) as bot:
+        thread, match_id = await create_match(world)
+        await asyncio.gather(dm_sheet(world.alice, match_id, 1), dm_sheet(world.bob, match_id, 1))
+        route = f"POST /channels/{thread.id}/messages"
+        world.sandbox.faults.status_after_post(route, status)
+        seen = len(world.sandbox.requests)
+        await world.alice.send_dm("confirm")
+        await world.bob.send_dm("confirm")
+        await wait_turn_post(world, thread, match_id, 1)
+        [row] = await _settled(bot, match_id, TurnResolved.kind)
+        [post] = posts(world.sandbox, thread, f"Match #{match_id} · turn 1 resolved")
+        # Not lost: the row is done and names the one message there is.
+        assert (row.status, row.delivered_ref) == ("done", str(post.id))
+        statuses = [
+            r.status
+            for r in world.sandbox.requests[seen:]
+            if r.method == "POST" and r.path == f"/channels/{thread.id}/messages"
+        ]
+        # discord.py repeats the request itself, except after a 503 (the outbox's retry finds
+        # the post by its key instead of posting again).
+        assert statuses[0] == status
+        assert statuses[1:2] == ([] if status == 503 else [200])
+        await dm_sheet(world.alice, match_id, 2)
+        assert len(posts(world.sandbox, thread, f"Match #{match_id} · turn 1 resolved")) == 1
+        assert world.sandbox.faults.pending == 0
+
+
+async def test_an_order_sheet_answered_with_a_502_after_it_was_sent_arrives_once(
+    world: World,
+) -> None:
+    async with bot_running(world, outbox_retry_seconds=0.2) as bot:
+        thread, match_id = await create_match(world)
+        await asyncio.gather(dm_sheet(world.alice, match_id, 1), dm_sheet(world.bob, match_id, 1))
+        world.sandbox.faults.status_after_post(f"POST /channels/{world.alice.dm.id}/messages", 502)
+        await world.alice.send_dm("confirm")
+        await world.bob.send_dm("confirm")
+        await wait_turn_post(world, thread, match_id, 1)
+        await dm_sheet(world.alice, match_id, 2)
+        rows = await _settled(bot, match_id, OrderSheet.kind)
+        sheets = [m for m in world.alice.dms() if is_sheet(match_id, 2)(m)]
+        assert len(sheets) == 1
+        mine = [r for r in rows if r.recipient == str(world.alice.id) and r.payload["turn"] == 2]
+        assert [(r.status, r.delivered_ref) for r in mine] == [("done", str(sheets[0].id))]
+        assert world.sandbox.faults.pending == 0
+
+
+async def test_a_second_attempt_that_cannot_find_the_first_post_still_posts_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with bot_running(world, outbox_retry_seconds=0.2) as bot:
+        # The search for the key sees nothing: the first post scrolled out of the history it
+        # reads (a busy thread), or a second process posts the row at the same time.
+        async def sees_nothing(item: OutboxRecord) -> None:
+            return None
+
+        poster = poster_of(bot)
+        assert poster is not None
+        monkeypatch.setattr(poster, "find", sees_nothing)
+        thread, match_id = await create_match(world)
+        await asyncio.gather(dm_sheet(world.alice, match_id, 1), dm_sheet(world.bob, match_id, 1))
+        world.sandbox.faults.status_after_post(f"POST /channels/{thread.id}/messages", 503)
+        await world.alice.send_dm("confirm")
+        await world.bob.send_dm("confirm")
+        [row] = await _settled(bot, match_id, TurnResolved.kind)
+        assert row.attempts == 2
+        [post] = posts(world.sandbox, thread, f"Match #{match_id} · turn 1 resolved")
+        assert (row.status, row.delivered_ref) == ("done", str(post.id))

@@ -171,9 +171,16 @@ async def test_players_are_refused_what_the_client_would_refuse() -> None:
         assert sandbox.visible_messages(outsider.user, lobby) == []
 
 
-def test_a_rate_limit_cannot_lose_its_reply() -> None:
-    with pytest.raises(ValueError, match="rate limit"):
-        FaultInjector().inject("POST /channels/*/messages", 429, lost_reply=True)
+def test_a_status_after_post_is_taken_as_a_lost_reply() -> None:
+    faults = FaultInjector()
+    faults.status_after_post("POST /channels/*/messages", 429, retry_after=0.2)
+    fault = faults.take("POST", "/channels/1/messages")
+    assert fault is not None and (fault.status, fault.lost_reply, fault.retry_after) == (
+        429,
+        True,
+        0.2,
+    )
+    assert faults.take("POST", "/channels/1/messages") is None
 
 
 async def test_keyed_waiters_wake_only_for_their_channels() -> None:

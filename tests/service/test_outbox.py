@@ -284,3 +284,50 @@ async def test_two_processes_post_each_item_once_and_take_over_a_killed_one(
 
 def lines(path: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
+
+
+async def test_given_up_rows_are_listed_per_server_and_requeued_once(
+    store: Store, clock: ManualClock
+) -> None:
+    service = MatchService(store, clock)
+    here = await started_match(service, guild_id="g1")
+    there = await started_match(service, ("carol", "dave"), guild_id="g2")
+    async with store.write() as s:
+        await s.add_outbox(RawEntry("league:1:opened", payload={"guild_id": "g1"}), now=0)
+        await s.add_outbox(RawEntry("league:2:opened", payload={"guild_id": "g2"}), now=0)
+    outbox = Outbox(store, clock)
+    channel = Channel()
+    channel.gone = True
+    await outbox.drain(channel)
+    dead = await outbox.given_up("g1")
+    assert {i.match_id for i in dead} == {here.id, None}
+    assert all(i.last_error == "channel deleted" for i in dead)
+    assert "league:1:opened" in {i.key for i in dead}
+    assert there.id in {i.match_id for i in await outbox.given_up("g2")}
+    assert len(await outbox.given_up("g1", limit=2)) == 2
+
+    channel.gone = False
+    assert await outbox.requeue(dead) == len(dead)
+    assert await outbox.requeue(dead) == 0  # pending again, not given up
+    stats = await outbox.drain(channel)
+    assert stats.delivered == len(dead)
+    assert await outbox.given_up("g1") == []
+    assert len(await outbox.given_up("g2")) == len(dead)
+
+
+async def test_a_given_up_sheet_is_requeued_for_its_player_and_turn_only(
+    store: Store, clock: ManualClock
+) -> None:
+    service = MatchService(store, clock)
+    match = await started_match(service, guild_id="g1")
+    outbox = Outbox(store, clock)
+    channel = Channel()
+    channel.gone = True
+    await outbox.drain(channel)
+    assert not await outbox.requeue_sheet(match.id, "alice", 2)
+    assert not await outbox.requeue_sheet(match.id, "nobody", 1)
+    assert await outbox.requeue_sheet(match.id, "alice", 1)
+    channel.gone = False
+    await outbox.drain(channel)
+    side = next(seat.side for seat in match.seats if seat.player_id == "alice")
+    assert [key for _ref, key in channel.posts] == [f"match:{match.id}:turn:1:sheet:{side}"]

@@ -288,7 +288,7 @@ async def test_outbox_counts_and_given_up_rows_of_one_server(store: Store) -> No
         assert await s.count_outbox() == 4
         assert await s.count_outbox(guild_id="g1") == 2
         assert await s.count_outbox("dead", guild_id="g1") == 1
-        dead = await s.dead_outbox("g1")
+        dead = await s.dead_outbox("g1", 10)
     assert [(o.key, o.last_error) for o in dead] == [("a", "a is gone")]
 
 
