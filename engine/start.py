@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from engine.combat import MAX_LEVEL
 from engine.mana import structure_output
 from engine.queries import initiative_lock, produces_mana
@@ -16,8 +14,6 @@ from engine.report import Event
 from engine.state import NEUTRAL, SIDES, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
-
-NOVICE_RATE: Final = {"sanctum": 4, "town": 2, "colony": 2}
 
 
 def run_start_of_turn(world: World) -> None:
@@ -99,7 +95,7 @@ def produce_novices(world: World, captured: set[int]) -> None:
             continue
         counter = structure.counter + 1
         novices = structure.novices
-        if counter >= NOVICE_RATE[structure.kind]:
+        if counter >= world.content.economy.novice_every[structure.kind]:
             counter = 0
             nation = world.content.houses[world.player(Side(structure.owner)).house].nation
             novices = (*novices, nation)
@@ -136,7 +132,9 @@ def generate_mana(world: World) -> None:
         gained = player.mana_novices
         for structure in world.structures:
             if structure.owner == side and produces_mana(world, structure):
-                gained = gained + structure_output(structure, house.primary, house.secondary)
+                gained = gained + structure_output(
+                    structure, house.primary, house.secondary, world.content.economy
+                )
         world.gain(side, gained)
         world.emit(
             "mana",
