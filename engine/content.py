@@ -161,7 +161,7 @@ class Board:
 @dataclass(frozen=True, slots=True)
 class Economy:
     """The opening and the economy (``data/economy.toml``; G3, G5, G9): the starting group and
-    novices and what each owned structure makes."""
+    novices, what each owned structure makes, and the Sanctum's guard."""
 
     start_recruits: tuple[str, ...] = ("swordsman", "swordsman", "archer", "archer")
     start_novices: int = 0
@@ -170,6 +170,7 @@ class Economy:
     )
     sanctum_primary: int = 1
     sanctum_secondary: int = 1
+    sanctum_guard: int = 0
     structure_mana: Mapping[str, int] = field(default_factory=lambda: {"town": 1, "colony": 1})
 
 
@@ -415,7 +416,7 @@ def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
         path.name,
         "sanctum",
         data.get("sanctum", {}),
-        ("novice_every", "primary", "secondary"),
+        ("novice_every", "primary", "secondary", "guard"),
     )
     rates = {"sanctum": sanctum.integer("novice_every", minimum=1)}
     amounts: dict[str, int] = {}
@@ -429,6 +430,7 @@ def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
         novice_every=rates,
         sanctum_primary=sanctum.integer("primary"),
         sanctum_secondary=sanctum.integer("secondary"),
+        sanctum_guard=sanctum.integer("guard"),
         structure_mana=amounts,
     )
 

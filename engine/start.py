@@ -21,6 +21,7 @@ def run_start_of_turn(world: World) -> None:
     award_levels(world)
     world.broadcast("start_of_turn")
     apply_after_start(world)
+    guard_sancta(world)
     world.broadcast("after_start_of_turn")
     draw_cards(world)
     captured = capture_structures(world)
@@ -48,6 +49,30 @@ def award_levels(world: World) -> None:
             else:
                 minions.append(m)
         world.update_group(group.with_minions(tuple(minions)))
+
+
+def guard_sancta(world: World) -> None:
+    """Step 3, after terrain (D-SANCTUM-GUARD): each Sanctum strikes every group hostile to its
+    owner that stands on it or on one of its entrances, dealing its guard damage
+    (``data/economy.toml``) to that group's members in order, each taking what kills it before
+    the next is struck. Groups in creation order."""
+    guard = world.content.economy.sanctum_guard
+    if guard <= 0:
+        return
+    for sanctum in world.structures:
+        if sanctum.kind != "sanctum":
+            continue
+        guarded = {sanctum.coord, *sanctum.coord.neighbours()}
+        for group in world.groups:
+            if group.coord not in guarded or group.owner == sanctum.owner:
+                continue
+            left = guard
+            for minion in group.minions:
+                if left <= 0:
+                    break
+                hit = min(left, minion.hp)
+                left -= hit
+                world.damage_minion(minion.id, hit, "sanctum")
 
 
 def draw_cards(world: World) -> None:

@@ -81,6 +81,12 @@ def data(tmp_path: Path) -> Path:
         ),
         (
             "economy.toml",
+            "guard = 21",
+            "guard = -1",
+            "economy.toml: [sanctum] key 'guard': must be at least 0",
+        ),
+        (
+            "economy.toml",
             'recruits = ["swordsman", "swordsman", "archer", "archer"]',
             'recruits = ["swordsman", "wolf"]',
             "economy.toml: [start] key 'recruits': 'wolf' is not a recruit unit",
