@@ -1,4 +1,5 @@
-"""Game content read from ``data/``: unit types, nations, houses, terrains, realms, boards, spells.
+"""Game content read from ``data/``: unit types, nations, houses, terrains, realms, boards, spells,
+the economy.
 
 Every file is validated on load; a :class:`ContentError` names the file, the entry and the key.
 :func:`load_content` caches the default content of ``./data`` (the repository's data folder).
@@ -158,6 +159,22 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class Economy:
+    """The opening and the economy (``data/economy.toml``; G3, G5, G9): the starting group and
+    novices, what each owned structure makes, and the Sanctum's guard."""
+
+    start_recruits: tuple[str, ...] = ("swordsman", "swordsman", "archer", "archer")
+    start_novices: int = 0
+    novice_every: Mapping[str, int] = field(
+        default_factory=lambda: {"sanctum": 4, "town": 2, "colony": 2}
+    )
+    sanctum_primary: int = 1
+    sanctum_secondary: int = 1
+    sanctum_guard: int = 0
+    structure_mana: Mapping[str, int] = field(default_factory=lambda: {"town": 1, "colony": 1})
+
+
+@dataclass(frozen=True, slots=True)
 class Content:
     """Everything the rules read from data files."""
 
@@ -168,6 +185,7 @@ class Content:
     realms: Mapping[str, Realm]
     boards: Mapping[str, Board]
     spells: Mapping[str, SpellDef] = field(default_factory=dict)
+    economy: Economy = field(default_factory=Economy)
     index: CatalogueIndex = field(init=False, repr=False, compare=False)
     """What the rules derive from ``spells``, built with them."""
 
@@ -209,7 +227,14 @@ class Content:
         merged = dict(self.spells)
         merged.update(extra)
         return Content(
-            self.units, self.nations, self.houses, self.terrains, self.realms, self.boards, merged
+            self.units,
+            self.nations,
+            self.houses,
+            self.terrains,
+            self.realms,
+            self.boards,
+            merged,
+            self.economy,
         )
 
 
@@ -385,6 +410,41 @@ def _section(path: Path, data: Mapping[str, Any], name: str) -> Mapping[str, Any
     return section
 
 
+def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
+    data = _read_toml(path)
+    unknown = set(data) - {"start", "sanctum", "town", "colony"}
+    if unknown:
+        raise ContentError(path.name, sorted(unknown)[0], None, "unknown table")
+    start = _entry(path.name, "start", data.get("start", {}), ("recruits", "novices"))
+    recruits = start.texts("recruits")
+    for unit in recruits:
+        if units.get(unit) is None or units[unit].kind != "recruit":
+            raise start.fail("recruits", f"{unit!r} is not a recruit unit of units.toml")
+    if not 1 <= len(recruits) <= 8:
+        raise start.fail("recruits", "must name 1 to 8 recruits (one group)")
+    sanctum = _entry(
+        path.name,
+        "sanctum",
+        data.get("sanctum", {}),
+        ("novice_every", "primary", "secondary", "guard"),
+    )
+    rates = {"sanctum": sanctum.integer("novice_every", minimum=1)}
+    amounts: dict[str, int] = {}
+    for kind in ("town", "colony"):
+        e = _entry(path.name, kind, data.get(kind, {}), ("novice_every", "mana"))
+        rates[kind] = e.integer("novice_every", minimum=1)
+        amounts[kind] = e.integer("mana")
+    return Economy(
+        start_recruits=recruits,
+        start_novices=start.integer("novices"),
+        novice_every=rates,
+        sanctum_primary=sanctum.integer("primary"),
+        sanctum_secondary=sanctum.integer("secondary"),
+        sanctum_guard=sanctum.integer("guard"),
+        structure_mana=amounts,
+    )
+
+
 def _load_boards(folder: Path) -> dict[str, Board]:
     boards: dict[str, Board] = {}
     for path in sorted(folder.glob("*.txt")):
@@ -414,4 +474,5 @@ def _load(folder: Path) -> Content:
     terrains, realms = _load_realms(folder / "realms.toml")
     boards = _load_boards(folder / "boards")
     spells = load_spells(folder / "spells")
-    return Content(units, nations, houses, terrains, realms, boards, spells)
+    economy = _load_economy(folder / "economy.toml", units)
+    return Content(units, nations, houses, terrains, realms, boards, spells, economy)

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from engine.content import Content, Economy, load_content
 from engine.state import GameState, Mana, Side, Structure
 
-if TYPE_CHECKING:
-    from engine.content import Content
 
-
-def structure_output(structure: Structure, house_primary: str, house_secondary: str) -> Mana:
-    """What one owned structure makes per turn, before spells."""
+def structure_output(
+    structure: Structure,
+    house_primary: str,
+    house_secondary: str,
+    economy: Economy | None = None,
+) -> Mana:
+    """What one owned structure makes per turn, before spells (``economy``: the content's
+    ``data/economy.toml``; None reads the repository's)."""
+    if economy is None:
+        economy = load_content().economy
     if structure.kind == "sanctum":
-        return Mana.single(house_primary) + Mana.single(house_secondary)
+        return Mana.single(house_primary, economy.sanctum_primary) + Mana.single(
+            house_secondary, economy.sanctum_secondary
+        )
     if structure.mana_type is None:
         return Mana()
-    return Mana.single(structure.mana_type)
+    return Mana.single(structure.mana_type, economy.structure_mana[structure.kind])
 
 
 def production(state: GameState, side: Side, content: Content) -> Mana:
@@ -26,5 +32,5 @@ def production(state: GameState, side: Side, content: Content) -> Mana:
     total = player.mana_novices
     for s in state.structures:
         if s.owner == side:
-            total = total + structure_output(s, house.primary, house.secondary)
+            total = total + structure_output(s, house.primary, house.secondary, content.economy)
     return total

@@ -71,7 +71,10 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
         " earned a level in it"
     ),
     # minions and groups
-    "damaged": "minion, group, amount, source: damage outside combat (a terrain id for terrain)",
+    "damaged": (
+        "minion, group, amount, source: damage outside combat (a terrain id for terrain, "
+        "sanctum for a Sanctum's guard)"
+    ),
     "died": "minion, group, side, at, cause, by: a minion died (killed, died, removed)",
     "group_died": "group, side, at: a group became empty and left the board",
     "group_created": "group, side, at: a new group appeared",

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 MIN_DECK: Final = 30
 MAX_COPIES: Final = 4
-START_RECRUITS: Final = ("swordsman", "swordsman", "archer", "archer")
 
 
 class SetupError(ValueError):
@@ -136,8 +135,11 @@ def new_game(config: MatchConfig, content: Content) -> GameState:
 
     next_id = 1
     structures: list[Structure] = []
+    economy = content.economy
     for side in (Side.RED, Side.BLUE):
-        structures.append(Structure(next_id, "sanctum", board.sanctum(side), side))
+        nation = content.houses[config.houses[side]].nation
+        novices = (nation,) * economy.start_novices
+        structures.append(Structure(next_id, "sanctum", board.sanctum(side), side, novices=novices))
         next_id += 1
     for at in sorted(towns, key=lambda c: (c.y, c.x)):
         structures.append(Structure(next_id, "town", at, NEUTRAL))
@@ -147,7 +149,7 @@ def new_game(config: MatchConfig, content: Content) -> GameState:
     for side in (Side.RED, Side.BLUE):
         nation = content.houses[config.houses[side]].nation
         minions = []
-        for unit in START_RECRUITS:
+        for unit in economy.start_recruits:
             minions.append(content.make_minion(next_id, unit, nation))
             next_id += 1
         groups.append(Group(next_id, side, side, board.sanctum(side), tuple(minions)))

@@ -7,8 +7,6 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from engine.combat import MAX_LEVEL
 from engine.mana import structure_output
 from engine.queries import initiative_lock, produces_mana
@@ -17,14 +15,13 @@ from engine.state import NEUTRAL, SIDES, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
-NOVICE_RATE: Final = {"sanctum": 4, "town": 2, "colony": 2}
-
 
 def run_start_of_turn(world: World) -> None:
     world.emit("turn_started", turn=world.turn)
     award_levels(world)
     world.broadcast("start_of_turn")
     apply_after_start(world)
+    guard_sancta(world)
     world.broadcast("after_start_of_turn")
     draw_cards(world)
     captured = capture_structures(world)
@@ -52,6 +49,30 @@ def award_levels(world: World) -> None:
             else:
                 minions.append(m)
         world.update_group(group.with_minions(tuple(minions)))
+
+
+def guard_sancta(world: World) -> None:
+    """Step 3, after terrain (D-SANCTUM-GUARD): each Sanctum strikes every group hostile to its
+    owner that stands on it or on one of its entrances, dealing its guard damage
+    (``data/economy.toml``) to that group's members in order, each taking what kills it before
+    the next is struck. Groups in creation order."""
+    guard = world.content.economy.sanctum_guard
+    if guard <= 0:
+        return
+    for sanctum in world.structures:
+        if sanctum.kind != "sanctum":
+            continue
+        guarded = {sanctum.coord, *sanctum.coord.neighbours()}
+        for group in world.groups:
+            if group.coord not in guarded or group.owner == sanctum.owner:
+                continue
+            left = guard
+            for minion in group.minions:
+                if left <= 0:
+                    break
+                hit = min(left, minion.hp)
+                left -= hit
+                world.damage_minion(minion.id, hit, "sanctum")
 
 
 def draw_cards(world: World) -> None:
@@ -99,7 +120,7 @@ def produce_novices(world: World, captured: set[int]) -> None:
             continue
         counter = structure.counter + 1
         novices = structure.novices
-        if counter >= NOVICE_RATE[structure.kind]:
+        if counter >= world.content.economy.novice_every[structure.kind]:
             counter = 0
             nation = world.content.houses[world.player(Side(structure.owner)).house].nation
             novices = (*novices, nation)
@@ -136,7 +157,9 @@ def generate_mana(world: World) -> None:
         gained = player.mana_novices
         for structure in world.structures:
             if structure.owner == side and produces_mana(world, structure):
-                gained = gained + structure_output(structure, house.primary, house.secondary)
+                gained = gained + structure_output(
+                    structure, house.primary, house.secondary, world.content.economy
+                )
         world.gain(side, gained)
         world.emit(
             "mana",

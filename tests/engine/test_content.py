@@ -79,6 +79,24 @@ def data(tmp_path: Path) -> Path:
             'needs = "gills"',
             "realms.toml: [terrain.water] key 'needs'",
         ),
+        (
+            "economy.toml",
+            "guard = 21",
+            "guard = -1",
+            "economy.toml: [sanctum] key 'guard': must be at least 0",
+        ),
+        (
+            "economy.toml",
+            'recruits = ["swordsman", "swordsman", "archer", "archer"]',
+            'recruits = ["swordsman", "wolf"]',
+            "economy.toml: [start] key 'recruits': 'wolf' is not a recruit unit",
+        ),
+        (
+            "economy.toml",
+            "[town]\nnovice_every = 2",
+            "[town]\nnovice_every = 0",
+            "economy.toml: [town] key 'novice_every': must be at least 1",
+        ),
     ],
 )
 def test_bad_data_names_file_entry_and_key(
@@ -91,6 +109,14 @@ def test_bad_data_names_file_entry_and_key(
     with pytest.raises(ContentError) as err:
         load_content(data)
     assert message in str(err.value)
+
+
+def test_G5_economy_keeps_the_sourced_rates_and_amounts(content: Content) -> None:
+    economy = content.economy
+    assert economy.start_recruits == ("swordsman", "swordsman", "archer", "archer")  # G3
+    assert dict(economy.novice_every) == {"sanctum": 4, "town": 2, "colony": 2}  # digest 9.1
+    assert (economy.sanctum_primary, economy.sanctum_secondary) == (1, 1)  # G5
+    assert dict(economy.structure_mana) == {"town": 1, "colony": 1}  # G5
 
 
 def test_broken_toml_is_reported_with_its_file(data: Path) -> None:

@@ -127,6 +127,16 @@ def test_G3_start_with_sanctum_four_recruits_deck_and_hand(opening: GameState) -
     assert all(s.owner == NEUTRAL and not s.novices for s in opening.structures if s.kind == "town")
 
 
+def test_D_START_NOVICES_each_sanctum_starts_with_four_novices_of_its_nation(
+    opening: GameState,
+) -> None:
+    for side, nation in ((Side.RED, "human"), (Side.BLUE, "elf")):
+        sanctum = opening.sanctum(side)
+        assert sanctum is not None
+        assert sanctum.novices == (nation,) * 4
+        assert sanctum.counter == 0
+
+
 def test_G3_cyclops_recruits_have_nine_hit_points(content: Content) -> None:
     config = classic_config()
     config = MatchConfig(

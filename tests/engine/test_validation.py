@@ -36,7 +36,7 @@ def test_every_problem_is_reported_at_once(opening: GameState, content: Content)
             MoveOrder(999, Coord.parse("A1")),  # unknown
             MoveOrder(red, Coord.parse("D5")),  # second order for the same group
         ),
-        trains=(TrainOrder(Coord.parse("D4"), "archer"),),  # no novice
+        trains=(TrainOrder(Coord.parse("D4"), "mana"),) * 5,  # the Sanctum holds 4 novices
         discard=DiscardOrder(12345),
         casts=(CastOrder(card, Target("globe")),),
     )
@@ -46,7 +46,7 @@ def test_every_problem_is_reported_at_once(opening: GameState, content: Content)
     assert ("moves", 1, "not_your_group") in codes
     assert ("moves", 2, "unknown_group") in codes
     assert ("moves", 3, "duplicate_move") in codes
-    assert ("trains", 0, "no_novice") in codes
+    assert ("trains", 4, "no_novice") in codes
     assert ("discard", 0, "card_not_in_hand") in codes
     assert all(p.message for p in problems)
     assert any(p.section == "casts" for p in problems)
