@@ -75,7 +75,7 @@ def _mana_novices(view: PlayerView, public: PlayerPublic, content: Content) -> M
     made = Mana()
     for s in view.structures:
         if s.owner == public.side:
-            made = made + structure_output(s, house.primary, house.secondary)
+            made = made + structure_output(s, house.primary, house.secondary, content.economy)
     return (public.production - made).clamped()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.content import Content, Economy, load_content
+from engine.content import Content, Economy
 from engine.state import GameState, Mana, Side, Structure
 
 
@@ -10,12 +10,10 @@ def structure_output(
     structure: Structure,
     house_primary: str,
     house_secondary: str,
-    economy: Economy | None = None,
+    economy: Economy,
 ) -> Mana:
     """What one owned structure makes per turn, before spells (``economy``: the content's
-    ``data/economy.toml``; None reads the repository's)."""
-    if economy is None:
-        economy = load_content().economy
+    ``data/economy.toml``)."""
     if structure.kind == "sanctum":
         return Mana.single(house_primary, economy.sanctum_primary) + Mana.single(
             house_secondary, economy.sanctum_secondary

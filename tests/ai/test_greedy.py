@@ -90,9 +90,10 @@ def test_keeps_the_mana_when_the_spell_is_not_worth_it(content: Content) -> None
 
 
 def test_blocks_an_enemy_next_to_its_sanctum(content: Content) -> None:
+    # Eight swordsmen outlast the Sanctum's guard (D-SANCTUM-GUARD): only a defender stops them.
     groups = [
-        group(content, 1, Side.RED, "E4", SWORDS * 4),
-        group(content, 2, Side.BLUE, "D5", SWORDS * 4),
+        group(content, 1, Side.RED, "E4", SWORDS * 6),
+        group(content, 2, Side.BLUE, "D5", SWORDS * 8),
     ]
     for seed in (1, 2, 3):
         assert dest_of(greedy(position(content, groups), content, seed), 1) == Coord.parse("D4")
