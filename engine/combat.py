@@ -433,7 +433,12 @@ def _prefers(weakened: _Fighter, chosen: _Fighter | None, damage: int) -> bool:
 
 def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> None:
     group = world.group_map.get(group_id)
-    if group is not None and world.presence.hears_death(group):
+    if group is not None and not world.presence.hears_death(group):
+        # Only bookkeeping: no spell is warned, none can save the victim.
+        if world.kill_unheard(victim.id, group_id, by=attacker_id):
+            victim.alive = False
+            return
+    elif group is not None:
         minion = world.minion(victim.id)
         if minion is not None:
             world.update_minion(minion.with_hp(victim.hp))  # spells hearing the death see its hp

@@ -42,6 +42,7 @@ _DENY: Final = ("deny_production",)
 # The keys of what this module keeps in ``World.presence.memo``.
 _STATS_KEY: Final = "effective_stats"
 _CACHEABLE_KEY: Final = ("stats_cacheable",)
+_FOLDS_KEY: Final = ("stat_folds",)
 
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
@@ -165,7 +166,10 @@ def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | N
     memo = pos.presence.memo
     if key in memo:
         return memo[key]  # type: ignore[return-value]
-    found = memo[key] = modifiers.effective_stats(pos, group)
+    folds = memo.get(_FOLDS_KEY)
+    if folds is None:
+        folds = memo[_FOLDS_KEY] = {}
+    found = memo[key] = modifiers.effective_stats(pos, group, folds)  # type: ignore[arg-type]
     return found
 
 

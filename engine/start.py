@@ -33,22 +33,27 @@ def run_start_of_turn(world: World) -> None:
 
 def award_levels(world: World) -> None:
     """Step 1: a recruit that hit in a combat it survived gains a level (max 3, D-LEVELS)."""
+    append = world.report.append if world.report.recording else None
     for group in world.groups:
-        if not any(m.earned_level for m in group.minions):
-            continue
-        minions = []
-        for m in group.minions:
+        minions = group.minions
+        for m in minions:
             if m.earned_level:
-                level = min(MAX_LEVEL, m.level + 1)
-                world.report.append(
-                    Event.raw(
-                        "level_gained", (("group", group.id), ("level", level), ("minion", m.id))
+                break
+        else:
+            continue
+        at_group = ("group", group.id)
+        leveled = []
+        for m in minions:
+            if m.earned_level:
+                level = m.level + 1 if m.level < MAX_LEVEL else MAX_LEVEL
+                if append is not None:
+                    append(
+                        Event.raw("level_gained", (at_group, ("level", level), ("minion", m.id)))
                     )
-                )
-                minions.append(m.with_level(level))
+                leveled.append(m.with_level(level))
             else:
-                minions.append(m)
-        world.update_group(group.with_minions(tuple(minions)))
+                leveled.append(m)
+        world.update_group(group.with_minions(tuple(leveled)))
 
 
 def guard_sancta(world: World) -> None:

@@ -193,6 +193,24 @@ class World(Store):
             self._saved.discard(minion_id)
             if saved or minion_id not in self._minion_group:
                 return False
+        self._bury(minion_id, cause, by, after)
+        return True
+
+    def kill_unheard(self, minion_id: int, group_id: int, by: int | None = None) -> bool:
+        """A kill (cause "killed") of a member of ``group_id``, a group the caller found no spell
+        hears of (``presence.hears_death``): no warning, no prevention, no "minion_died", as
+        :meth:`kill_minion` would have done it. False (nothing done) when the minion is not in
+        that group."""
+        if self._minion_group.get(minion_id) != group_id:
+            return False
+        self._bury(minion_id, "killed", by, None)
+        return True
+
+    def _bury(
+        self, minion_id: int, cause: DeathCause, by: int | None, after: list[int] | None
+    ) -> None:
+        """The minion leaves its group (and the group the board when it was the last), with
+        the "died" event; ``after``: the uids that hear "minion_died" once it left."""
         group = self.group_map[self._minion_group.pop(minion_id)]
         minion = None
         rest = []
@@ -226,7 +244,6 @@ class World(Store):
             self._drop_group(group)
         if after:
             broadcast.deliver(self, after, "minion_died", HostRef.minion(minion_id))
-        return True
 
     def remove_group(
         self, group_id: int, cause: DeathCause = "removed", by: int | None = None

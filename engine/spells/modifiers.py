@@ -122,6 +122,8 @@ def has_auras(pos: Position) -> bool:
 # One stat change: (layer index, casting order, stat, amount).
 Change = tuple[int, int, str, int]
 Stats = tuple[int, int, int, int, int, int]  # max_hp, armor, hand, missile, attacks, level
+# A base and the changes folded into it, in layer order: (layer, stat, amount) each.
+Fold = tuple[Stats, tuple[tuple[int, str, int], ...]]
 
 
 def _fold(values: list[int], index: dict[str, int], changes: list[Change]) -> None:
@@ -225,11 +227,15 @@ def effective_minion(pos: Position, group: Group, minion: Minion) -> Minion:
     return _with(minion, _folded(_base(minion), changes))
 
 
-def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | None:
+def effective_stats(
+    pos: Position, group: Group, folds: dict[Fold, Stats] | None = None
+) -> tuple[Stats | None, ...] | None:
     """Per member, its effective (max_hp, armor, hand, missile, attacks, level), or None when no
     spell changes them (None for the whole group when no spell changes any member):
     :func:`effective_minion` for a whole group, reading the spells the members share (the
-    group's, its square's, structure's, the globe's, auras) once."""
+    group's, its square's, structure's, the globe's, auras) once. ``folds`` keeps the folds of
+    members every spell reaching the group reaches alike, for the next group (the caller's
+    memo)."""
     content = pos.content
     shared: list[Change] = []
     # N12: a group spell cast with a list of members reaches only those.
@@ -248,6 +254,22 @@ def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | N
     # A spell's modify effects come before its aura effects, as for a single minion.
     auras = _stat_changes(content.index, _auras(pos, group, content), moves=False)
     common = shared + auras
+    if not limited and not own:
+        # Every member hears the same spells: each kind of member folds once.
+        if not common:
+            return None
+        # A fold depends only on the base and the changes in layer order (casting order sets
+        # that order, not the result): the turn's groups under copies of one spell share it.
+        alike = {} if folds is None else folds
+        ordered = tuple([(c[0], c[2], c[3]) for c in sorted(common, key=_layer_and_age)])
+        shared_out = []
+        for m in group.minions:
+            fold: Fold = ((m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level), ordered)
+            stats = alike.get(fold)
+            if stats is None:
+                stats = alike[fold] = _folded(fold[0], common)
+            shared_out.append(stats)
+        return tuple(shared_out)
     out: list[Stats | None] = []
     # Members of one kind under the same spells fold alike.
     folded: dict[tuple[Stats, tuple[Change, ...]], Stats] = {}

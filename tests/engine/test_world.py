@@ -198,3 +198,24 @@ def test_G9_a_spell_reacting_to_minion_died_on_the_globe_hears_every_death(
     assert world.kill_minion(6, "killed", by=1)
     assert world.player(Side.RED).pool.will == will + 1
     assert 10 not in world.spell_map  # the knell falls silent after the first death
+
+
+def test_G9_a_kill_no_spell_hears_is_the_same_death_without_the_warnings(
+    content: Content,
+) -> None:
+    state = replace(
+        _state(content),
+        active_spells=(ActiveSpell(12, "s_minion", Side.RED, HostRef.minion(1), 1),),
+    )
+    unheard = World(state, random.Random(1), content, SPELL_HOOKS)
+    heard = World(state, random.Random(1), content, SPELL_HOOKS)
+    group = unheard.group(3)
+    assert group is not None and not unheard.presence.hears_death(group)
+    assert not unheard.kill_unheard(1, 99, by=7)  # not in that group: nothing done
+    assert unheard.minion(1) is not None
+    for minion_id in (1, 2):
+        assert unheard.kill_unheard(minion_id, 3, by=7)
+        assert heard.kill_minion(minion_id, "killed", by=7)
+        assert unheard.state == heard.state
+        assert list(unheard.report) == list(heard.report)
+    assert unheard.group(3) is None and not unheard.active_spells  # S8: its spell left with it
