@@ -48,8 +48,11 @@ async def secrets_of(bot: MatchBot, world: World, match_id: int, public: str) ->
     known = {content.spells[s].name for s in alice_deck.spells}
     hand = {content.spells[c.spell_id].name for c in bob_view.hand}
     orders, _confirmed = await bot.runtime.orders_of(match_id, str(world.bob.id))
+    lines = format_orders(orders, context_for(bob_view, content))
+    # "train mana clarity" or "train swordsman at sanctum" reads the same for both sides, and
+    # Alice's own sheet offers it to her: only orders naming squares or spells can leak.
     echo = {
-        line.split(". ", 1)[1] for line in format_orders(orders, context_for(bob_view, content))
+        line.split(". ", 1)[1] for line in lines if not line.split(". ", 1)[1].startswith("train ")
     }
     return {name for name in hand - known if name not in public} | echo
 

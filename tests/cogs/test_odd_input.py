@@ -53,7 +53,7 @@ async def test_an_odd_match_number_in_a_dm_is_refused(world: World) -> None:
         for typed, answer in (
             ("#99999999999999999999 confirm", "❌ There is no match #99999999999999999999."),
             ("#" + "9" * 1900 + " confirm", "❌ There is no match #" + "9" * 29 + "…."),
-            ("#12 confirm", "❌ There is no match #12."),
+            ("#12 confirm", "❌ There is no match #12 of yours."),
         ):
             before = len(world.alice.dms())
             await world.alice.send_dm(typed)
