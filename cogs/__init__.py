@@ -10,6 +10,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.deck",
     "cogs.spell",
     "cogs.rules",
+    "cogs.tutorial",
     "cogs.admin",
     "cogs.poster",
     "cogs.leagues",

@@ -653,10 +653,23 @@ class Poster:
             if error.code != CANNOT_DM:
                 raise
             await self._dms_closed(match, player_id)
+            await self._after_sheet(await self._channel(match), match, player_id)
             return "dm-closed"
         self.runtime.dm_closed.discard(key)
         self.runtime.sheet_messages[key] = (match.turn, message.id)
+        await self._after_sheet(channel, match, player_id)
         return str(message.id)
+
+    async def _after_sheet(
+        self, channel: discord.abc.Messageable, match: MatchRecord, player_id: str
+    ) -> None:
+        # The sheet is delivered whatever follows it: a failing listener is logged, and the
+        # sheet is not sent again for it.
+        for listener in list(self.runtime.sheet_listeners):
+            try:
+                await listener(channel, match, player_id)
+            except Exception:
+                log.exception("sheet listener failed for match %s", match.id)
 
     async def _send_sheet(
         self, channel: discord.abc.Messageable, sheet: Sheet, item: Item

@@ -14,7 +14,7 @@ TOPICS: dict[str, tuple[str, str]] = {
         "Two wizards, Red and Blue, each with a Sanctum, a group of recruits and a deck of spells, "
         "give hidden orders at the same time each turn. Capture the enemy Sanctum with a recruit "
         "group to win. Towns you capture give mana and novices; novices train into swordsmen, "
-        "archers or mana.",
+        "archers or mana. New to the game? `/tutorial` plays a guided practice match.",
     ),
     "turn": (
         "A turn",

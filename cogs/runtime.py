@@ -11,7 +11,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -171,6 +171,13 @@ class Runtime:
     dm_closed: set[tuple[int, str]] = field(default_factory=set)
     # Called with the latency of every interaction acknowledgement (the benchmark listens).
     ack_listeners: list[Callable[[float], None]] = field(default_factory=list)
+    # Called after each turn's sheet is sent, with where it went (the DM, or the match's thread
+    # when the DM is closed), the match and the player: the tutorial's lessons follow it.
+    sheet_listeners: list[
+        Callable[[discord.abc.Messageable, MatchRecord, str], Awaitable[None]]
+    ] = field(default_factory=list)
+    # Tutorial match id -> the player it teaches.
+    tutorials: dict[int, str] = field(default_factory=dict)
     # Worker processes for drawing and rule queries; None runs them in threads. Either way the
     # event loop never does the work itself, and processes also keep it clear of the GIL.
     pool: Executor | None = None

@@ -7,6 +7,7 @@ orientation, so it is drawn once and copied each turn together with its palette.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -19,9 +20,11 @@ from render import overlay as overlay_marks
 from render.adapt import SpellBook, default_spells, report_marks, scene_from_view
 from render.assets import RGB, fit_text, paste_text, text_width
 from render.geometry import Layout, column_name, square_name
+from render.marks import TurnMarks
 from render.scene import BoardScene, GroupMark, SideInfo, SpellBadge, SquareMark
 from render.sprites import (
     globe,
+    group_badge_height,
     group_token,
     novice_marker,
     owner_swatch,
@@ -214,10 +217,13 @@ def draw_scene(
     *,
     overlay: bool = False,
     under: Callable[[Image.Image, Layout], None] | None = None,
+    cast_on: AbstractSet[tuple[int, int]] = frozenset(),
 ) -> tuple[Image.Image, Layout, Background]:
     """The board without a turn overlay, as an RGB image ready to draw on.
 
-    ``under`` draws between the terrain and the pieces (lines that must not hide them).
+    ``under`` draws between the terrain and the pieces (lines that must not hide them). The
+    squares of ``cast_on`` leave their right side to the overlay's cast badges: a turn's image
+    shows what was cast there, and the panel lists what lasts.
     """
     layout = layout_for(scene, theme)
     background = draw_background(
@@ -228,13 +234,15 @@ def draw_scene(
         under(image, layout)
     for square in scene.squares:
         if square.structure is not None or square.groups or square.spells:
-            _draw_square(image, layout, square)
+            _draw_square(image, layout, square, casts=(square.x, square.y) in cast_on)
     _draw_header(image, layout, scene)
     _draw_spell_panel(image, layout, scene)
     return image, layout, background
 
 
-def _draw_square(image: Image.Image, layout: Layout, square: SquareMark) -> None:
+def _draw_square(
+    image: Image.Image, layout: Layout, square: SquareMark, *, casts: bool = False
+) -> None:
     theme = layout.theme
     cell = layout.cell
     left, top, right, bottom = layout.square_box(square.x, square.y)
@@ -260,21 +268,36 @@ def _draw_square(image: Image.Image, layout: Layout, square: SquareMark) -> None
             round(cell * 0.5),
             theme,
         )
+    elif square.crowded:
+        # Overlapping tokens would hide each other's sizes: the first group's token, and the
+        # number of groups in the badge row below.
+        _paste_token(
+            image,
+            groups[0],
+            (left + round(cell * 0.58), top + round(cell * 0.5)),
+            round(cell * 0.44),
+            theme,
+        )
     elif groups:
         diameter = round(cell * 0.36)
-        for i, group in enumerate(groups[:3]):
+        for i, group in enumerate(groups):
             cx = left + round(cell * (0.3 + 0.38 * (i % 2)))
             cy = top + round(cell * (0.45 + 0.3 * (i // 2)))
             _paste_token(image, group, (cx, cy), diameter, theme)
-    height = max(9, round(cell * 0.24))
-    square_spells = square.spells
+    height = group_badge_height(cell)
+    square_spells = () if casts else square.spells
     y = top + pad
     for badge_sprite in _badges(square_spells, 2, height):
         image.paste(badge_sprite, (right - pad - badge_sprite.width, y), badge_sprite)
         y += height + 1
     group_spells = tuple(b for g in groups for b in g.spells)
+    # A crowded square's row holds the count of its groups alone (its groups' spells are
+    # listed in the panel and on the sheet).
+    row = [] if square.crowded else _badges(group_spells, 2, height)
+    if square.crowded:
+        row.append(spell_badge(f"×{len(groups)}", (250, 250, 250), (20, 20, 24), height))
     x = right - pad
-    for badge_sprite in _badges(group_spells, 2, height):
+    for badge_sprite in row:
         x -= badge_sprite.width
         image.paste(badge_sprite, (x, bottom - pad - height), badge_sprite)
         x -= 1
@@ -493,11 +516,19 @@ def board_image(
     if report is None:
         image, _layout, background = draw_scene(scene, theme)
         return image, background.palette
-    marks = report_marks(report, scene, book)
+    return draw_turn(scene, report_marks(report, scene, book), theme)
+
+
+def draw_turn(
+    scene: BoardScene, marks: TurnMarks, theme: Theme = DEFAULT_THEME
+) -> tuple[Image.Image, Image.Image]:
+    """The board with a turn's marks drawn on it, and the palette it is meant to be encoded
+    with."""
 
     def under(canvas: Image.Image, layout: Layout) -> None:
         overlay_marks.draw_under_pieces(canvas, layout, scene, marks)
 
-    image, layout, background = draw_scene(scene, theme, overlay=True, under=under)
+    cast_on = frozenset(c.target for c in marks.casts if c.target is not None)
+    image, layout, background = draw_scene(scene, theme, overlay=True, under=under, cast_on=cast_on)
     overlay_marks.draw_marks(image, layout, scene, marks)
     return image, background.palette

@@ -12,12 +12,22 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.assets import RGB, paste_text, text_sprite
+from render.assets import RGB, paste_text, text_sprite, text_width
 from render.geometry import Layout
 from render.marks import XY, CastMark, CombatMark, MoveMark, TurnMarks
 from render.scene import BoardScene
-from render.sprites import OUTLINE, SUPERSAMPLE, spell_badge, structure_mana_chip
+from render.sprites import (
+    OUTLINE,
+    SUPERSAMPLE,
+    group_badge_height,
+    novice_marker,
+    spell_badge,
+    structure_mana_chip,
+)
 from render.theme import Theme, house_colours
+
+# Cast badges a square shows at most, the last of them "+N" when more spells were cast on it.
+CAST_ROWS = 2
 
 
 def draw_under_pieces(
@@ -55,41 +65,87 @@ def draw_marks(image: Image.Image, layout: Layout, scene: BoardScene, marks: Tur
         )
     for move in marks.moves:
         _draw_move(draw, layout, move)
-    slots: dict[XY | None, int] = {}
+    by_target: dict[XY | None, list[CastMark]] = {}
     for cast in marks.casts:
-        slot = slots.get(cast.target, 0)
-        slots[cast.target] = slot + 1
-        _draw_cast_badge(image, draw, layout, scene, cast, slot=slot)
+        by_target.setdefault(cast.target, []).append(cast)
+    cast_on = {target for target in by_target if target is not None}
+    for target, casts in by_target.items():
+        if target is None:
+            # The globe has room for a list.
+            for slot, cast in enumerate(casts):
+                _draw_cast_badge(image, draw, layout, scene, cast, slot=slot)
+            continue
+        rows = _cast_rows(scene, marks, target)
+        if len(casts) <= rows:
+            for slot, cast in enumerate(casts):
+                _draw_cast_badge(image, draw, layout, scene, cast, slot=slot)
+        elif rows == 1:
+            _draw_cast_count(image, draw, layout, scene, target, label=f"×{len(casts)}", slot=0)
+        else:
+            for slot, cast in enumerate(casts[: rows - 1]):
+                _draw_cast_badge(image, draw, layout, scene, cast, slot=slot)
+            more = f"+{len(casts) - rows + 1}"
+            _draw_cast_count(image, draw, layout, scene, target, label=more, slot=rows - 1)
     for combat in marks.combats:
         _draw_combat(image, layout, combat)
     for death in marks.deaths:
         left, top, _right, bottom = layout.square_box(*death.at)
-        sprite = skull(max(10, round(cell * 0.3)))
-        x, y = left + 2, top + (bottom - top - sprite.height) // 2
+        square = scene.square(*death.at)
+        structure = square.structure if square is not None else None
+        if structure is None:
+            sprite = skull(max(10, round(cell * 0.3)))
+            x, y = left + 2, top + (bottom - top - sprite.height) // 2
+        elif death.at in cast_on:
+            # In the bottom-left corner, under the building's icon and its mana chip: the right
+            # side holds the cast badges.
+            sprite = skull(group_badge_height(cell))
+            x, y = left + 2, bottom - sprite.height - 2
+        else:
+            # Right of the building's icon, clear of the combat marks on the square's edges.
+            sprite = skull(group_badge_height(cell))
+            x, y = left + round(cell * 0.55), top + round(cell * 0.3)
         image.paste(sprite, (x, y), sprite)
+        after = x + sprite.width
         if death.count > 1:
+            label, size = f"×{death.count}", max(9, round(cell * 0.22))
             paste_text(
                 image,
-                (x + sprite.width - 2, y + sprite.height),
-                f"×{death.count}",
-                max(9, round(cell * 0.22)),
+                (after - 2, y + sprite.height),
+                label,
+                size,
                 (255, 255, 255),
                 bold=True,
                 anchor="lb",
             )
-        # A skull may not hide what a town now makes.
-        square = scene.square(*death.at)
-        structure = square.structure if square is not None else None
+            after += text_width(label, size, bold=True) - 2
+        if (
+            death.at in cast_on
+            and structure is not None
+            and structure.novices
+            and not (square and square.bottom_row)
+        ):
+            # The novices waiting there, moved right of the skull instead of under it (a row of
+            # badges along the bottom leaves no room: the skull takes their place).
+            marker = novice_marker(structure.novices, round(cell * 0.2))
+            image.paste(marker, (after + 1, bottom - max(1, cell // 30) - marker.height), marker)
+        # Nothing drawn since the board may hide what a town now makes.
         if structure is not None and structure.mana_type and structure.kind != "sanctum":
             chip, at = structure_mana_chip(structure.mana_type, left, top, cell)
             image.paste(chip, at, chip)
     # Chips of new recruits last: the combat marks on the square's edge may not hide them.
     for train in marks.trained:
-        _, _, right, bottom = layout.square_box(*train.at)
-        chip = spell_badge(
-            train.label, (250, 250, 250), theme.owner(train.side).fill, max(10, round(cell * 0.24))
-        )
-        image.paste(chip, (right - chip.width - 2, bottom - chip.height - 2), chip)
+        left, _top, right, bottom = layout.square_box(*train.at)
+        square = scene.square(*train.at)
+        height = max(10, round(cell * 0.24))
+        if square is not None and square.bottom_row:
+            # Just above the square's row of badges, a little smaller, clear of the icon.
+            height -= 2
+            bottom -= group_badge_height(cell) + 1
+        chip = spell_badge(train.label, (250, 250, 250), theme.owner(train.side).fill, height)
+        x = right - chip.width - 2
+        if square is not None and square.structure is not None:
+            x = max(x, left + max(1, cell // 30) + round(cell * 0.5))
+        image.paste(chip, (x, bottom - chip.height - 2), chip)
 
 
 def _unit(start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float, float]:
@@ -214,11 +270,11 @@ def _draw_cast_badge(
     theme = layout.theme
     cell = layout.cell
     colour = theme.squander if cast.squandered else theme.cast_line
-    height = max(10, round(cell * 0.26))
+    height = cast_badge_height(cell)
     primary, secondary = house_colours(cast.spell.house)
     sprite = spell_badge(cast.spell.label, primary, secondary, height)
     if cast.target is not None:
-        bx, by = target_badge_origin(layout, layout.centre(*cast.target), sprite, slot)
+        bx, by = target_badge_origin(layout, scene, cast.target, sprite, slot)
     else:
         # Globe casts get no line (it would cross the whole board): their badges sit by the globe.
         gx, gy = globe_anchor(layout, {(s.x, s.y) for s in scene.squares})
@@ -233,12 +289,51 @@ def _draw_cast_badge(
         )
 
 
+def cast_badge_height(cell: int) -> int:
+    return max(10, round(cell * 0.26))
+
+
 def target_badge_origin(
-    layout: Layout, centre: tuple[int, int], sprite: Image.Image, index: int
+    layout: Layout, scene: BoardScene, target: XY, sprite: Image.Image, index: int
 ) -> tuple[int, int]:
-    """Top-left of a cast's badge on its target square; several casts fan out downwards."""
-    offset = (index % 3) * (sprite.height + 1)
-    return (centre[0] - sprite.width // 2, centre[1] - layout.cell // 2 + 2 + offset)
+    """Top-left of a cast's badge on its target square; several casts stack downwards (at most
+    `CAST_ROWS`). On a square with a building they keep to its right half, clear of the icon."""
+    left, top, right, _bottom = layout.square_box(*target)
+    offset = index * (cast_badge_height(layout.cell) + 5)
+    square = scene.square(*target)
+    if square is not None and square.structure is not None:
+        return (right - sprite.width - 4, top + 4 + offset)
+    centre = (left + right) // 2
+    return (centre - sprite.width // 2, top + 4 + offset)
+
+
+def _cast_rows(scene: BoardScene, marks: TurnMarks, target: XY) -> int:
+    """How many cast badges fit down a square's right side: fewer when a chip of new recruits
+    sits above a row of badges at its bottom."""
+    square = scene.square(*target)
+    if square is not None and square.bottom_row and any(t.at == target for t in marks.trained):
+        return 1
+    return CAST_ROWS
+
+
+def _draw_cast_count(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    scene: BoardScene,
+    target: XY,
+    *,
+    label: str,
+    slot: int,
+) -> None:
+    """A chip in the place of cast badges that do not fit: "+N" more spells were cast on the
+    square, or "×N" spells when it has room for one chip only."""
+    sprite = spell_badge(label, (250, 250, 250), (20, 20, 24), cast_badge_height(layout.cell))
+    bx, by = target_badge_origin(layout, scene, target, sprite, slot)
+    draw.rectangle(
+        (bx - 2, by - 2, bx + sprite.width + 1, by + sprite.height + 1), fill=layout.theme.cast_line
+    )
+    image.paste(sprite, (bx, by), sprite)
 
 
 def dashed_line(

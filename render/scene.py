@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 # Left out of a spell's initials: "Banner of the Fallen" is BF, "The Pact Is Sealed" PS.
 MINOR_WORDS = frozenset({"a", "an", "and", "is", "of", "on", "the", "to"})
+# Group tokens a square shows side by side; more groups show one token and their count.
+MAX_TOKENS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,17 @@ class SquareMark:
     structure: StructureMark | None = None
     groups: tuple[GroupMark, ...] = ()
     spells: tuple[SpellBadge, ...] = ()
+
+    @property
+    def crowded(self) -> bool:
+        """More groups than tokens fit: one token stands for them with a count badge."""
+        return len(self.groups) > MAX_TOKENS
+
+    @property
+    def bottom_row(self) -> bool:
+        """Whether the square's bottom edge holds a row of badges (the groups' spells, or
+        the count of its groups)."""
+        return self.crowded or any(g.spells for g in self.groups)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from render.assets import RGB, fit_text, paste_text, text_sprite
 from render.board import draw_scene
 from render.geometry import Layout
 from render.marks import XY
-from render.overlay import arrow_polygon, dashed_line, globe_anchor, target_badge_origin
+from render.overlay import arrow_polygon, dashed_line, globe_anchor
 from render.scene import BoardScene, SpellBadge
 from render.sprites import OUTLINE, spell_badge
 from render.theme import (
@@ -197,8 +197,10 @@ def _draw_cast_order(
         gx, gy = globe_anchor(layout, {(sq.x, sq.y) for sq in scene.squares})
         bx, by = gx - sprite.width // 2, gy + cell // 2 + slot * (height + 3)
     else:
-        target = layout.centre(*where)
-        bx, by = target_badge_origin(layout, target, sprite, slot)
+        # The player's own casts fan out down their target, each with its number.
+        cx, cy = layout.centre(*where)
+        offset = (slot % 3) * (sprite.height + 1)
+        bx, by = cx - sprite.width // 2, cy - cell // 2 + 2 + offset
     image.paste(sprite, (bx, by), sprite)
     _number(image, (bx - 8, by + height / 2), index, theme)
 

@@ -338,6 +338,11 @@ def novice_marker(count: int, height: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
+def group_badge_height(cell: int) -> int:
+    """The height of the spell badges a square's groups and the square itself carry."""
+    return max(9, round(cell * 0.24))
+
+
 def spell_badge(short: str, primary: RGB, secondary: RGB, height: int) -> Image.Image:
     """A small label in the spell's house colours (primary fill, secondary edge)."""
     size = max(7, round(height * 0.72))

@@ -27,6 +27,8 @@ from engine.state import (
     Square,
     Structure,
 )
+from render.marks import CastMark, DeathMark, TrainMark, TurnMarks
+from render.scene import BoardScene, GroupMark, SideInfo, SpellBadge, SquareMark, StructureMark
 
 TERRAINS = (
     "plains", "barren", "forest", "water", "mountain", "volcano",
@@ -323,3 +325,54 @@ def spell_book() -> dict[str, SpellDef]:
             helper=spell_id == "colony",
         )
     return book
+
+
+def crowded_square_scene() -> tuple[BoardScene, TurnMarks]:
+    """A board whose B2 holds everything at once: a town with its mana and novices, five
+    ongoing spells, five groups with spells on them, and a turn that cast five spells there,
+    killed five minions and trained two swordsmen; D2 is a busy town with one group."""
+    names = ("Fireball", "Earth Curse", "Crystal Lance", "Fog", "Holy Light", "Plague", "Storm")
+
+    def badge(i: int) -> SpellBadge:
+        return SpellBadge(f"s{i}", names[i % len(names)], "red", "war")
+
+    crowded = SquareMark(
+        1,
+        1,
+        "forest",
+        structure=StructureMark("town", "blue", novices=3, mana_type="world", structure_id=1),
+        groups=tuple(
+            GroupMark(i, "blue", 8 - i, spells=(badge(i), badge(i + 1))) for i in range(5)
+        ),
+        spells=tuple(badge(i) for i in range(5)),
+    )
+    # D2: a town with one group, three ongoing spells, three casts and two deaths.
+    busy = SquareMark(
+        3,
+        1,
+        "plains",
+        structure=StructureMark("town", "red", novices=2, mana_type="war", structure_id=2),
+        groups=(GroupMark(9, "red", 4),),
+        spells=tuple(badge(i) for i in range(3)),
+    )
+    special = {(1, 1): crowded, (3, 1): busy}
+    squares = [
+        special[(x, y)]
+        if (x, y) in special
+        else SquareMark(
+            x,
+            y,
+            "plains",
+            structure=StructureMark("sanctum", "red") if (x, y) == (0, 0) else None,
+        )
+        for x in range(12)
+        for y in range(4)
+    ]
+    scene = BoardScene(12, 4, tuple(squares), 3, "red", (SideInfo("red"), SideInfo("blue")))
+    marks = TurnMarks(
+        casts=tuple(CastMark("red", badge(i), (1, 1)) for i in range(5))
+        + tuple(CastMark("red", badge(i), (3, 1)) for i in range(3)),
+        deaths=(DeathMark((1, 1), 5), DeathMark((3, 1), 2)),
+        trained=(TrainMark((1, 1), "blue", "+2 Sw"),),
+    )
+    return scene, marks

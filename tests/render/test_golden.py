@@ -26,7 +26,9 @@ from render import (
     render_schedule,
     render_standings,
 )
-from tests.render.fixtures import c, midgame_report, midgame_state, spell_book
+from render.board import draw_turn
+from render.encode import png_bytes
+from tests.render.fixtures import c, crowded_square_scene, midgame_report, midgame_state, spell_book
 from tests.render.golden_images import assert_matches_golden
 
 
@@ -123,3 +125,11 @@ def test_schedule_matches_golden() -> None:
         ScheduleRow(2, "Bryn", "Morgana", "½-½", "finished"),
     ]
     assert_matches_golden("schedule", render_schedule(rows, subtitle="Spring season"))
+
+
+def test_a_crowded_square_matches_golden() -> None:
+    # B2 holds a town, five ongoing spells, five groups and this turn's five casts, five deaths
+    # and two trained swordsmen: one token with "×5" for the groups, one framed "×5" for the
+    # casts, the skull in the corner, and nothing over the town's icon.
+    scene, marks = crowded_square_scene()
+    assert_matches_golden("board_crowded_square", png_bytes(*draw_turn(scene, marks)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from io import BytesIO
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.content import Content, load_content
 from engine.report import Event, TurnReport
@@ -13,6 +13,7 @@ from engine.state import Side
 from engine.view import view_for
 from render import DEFAULT_THEME, render_board
 from render.adapt import report_marks, scene_from_view
+from render.board import draw_turn, layout_for
 from render.geometry import Layout
 from render.marks import (
     CaptureMark,
@@ -24,8 +25,14 @@ from render.marks import (
     marks_from_report,
 )
 from render.scene import BoardScene, GroupMark, SquareMark
-from render.sprites import structure_mana_chip
-from tests.render.fixtures import c, midgame_report, midgame_state, spell_book
+from render.sprites import structure_icon, structure_mana_chip
+from tests.render.fixtures import (
+    c,
+    crowded_square_scene,
+    midgame_report,
+    midgame_state,
+    spell_book,
+)
 
 BOOK = spell_book()
 
@@ -156,3 +163,22 @@ def test_a_death_on_a_town_leaves_its_mana_chip_readable(content: Content) -> No
     solid = [(i, j) for i in range(chip.width) for j in range(chip.height) if alpha[i, j] == 255]
     assert len(solid) > chip.width * chip.height // 2
     assert [p for p in solid if before[p] != after[p]] == []
+
+
+def test_a_crowded_squares_marks_leave_its_buildings_icon_clear() -> None:
+    scene, marks = crowded_square_scene()
+    layout = layout_for(scene, DEFAULT_THEME)
+    drawn, _palette = draw_turn(scene, marks)
+    bare, _palette = draw_turn(scene, TurnMarks())
+    for square in scene.squares:
+        if square.structure is None or (square.x, square.y) == (0, 0):
+            continue
+        left, top, _right, _bottom = layout.square_box(square.x, square.y)
+        pad = max(1, layout.cell // 30)
+        icon = structure_icon(
+            square.structure.kind, square.structure.owner, round(layout.cell * 0.5), DEFAULT_THEME
+        )
+        box = (left + pad, top + pad, left + pad + icon.width, top + pad + icon.height)
+        opaque = icon.getchannel("A").point(lambda a: 255 if a == 255 else 0)
+        changed = ImageChops.difference(drawn.crop(box), bare.crop(box)).convert("L")
+        assert ImageChops.multiply(changed, opaque).getbbox() is None, (square.x, square.y)
