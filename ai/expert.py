@@ -33,7 +33,7 @@ from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import DiscardOrder, MoveOrder, Orders
 from engine.spells.schema import SpellDef
-from engine.state import ActiveSpell, GameState, Options, Side
+from engine.state import ActiveSpell, GameState, Group, Options, Side
 from engine.turn import resolve_turn
 from engine.view import PlayerView, view_for
 
@@ -144,13 +144,18 @@ def rollout(world: World, side: Side, orders: Orders, content: Content) -> float
 
 
 def default_orders(state: GameState, side: Side, content: Content) -> Orders:
-    """Cheap play without simulation: train by rule of thumb, guard a threatened Sanctum, march
+    """Cheap play without simulation: train by rule of thumb, guard a threatened Sanctum (or
+    reinforce a guard too weak for the raid next to it), march
     every other group toward its nearest goal (a town it does not own or the enemy Sanctum)."""
     board = Board(state, content)
     goals = [s.coord for s in state.structures if s.owner != side]
     sanctum = state.sanctum(side)
     threatened = bool(threats(state, side))
-    guard_needed = threatened and sanctum is not None and state.group_at(sanctum.coord) is None
+    guard_needed = (
+        threatened
+        and sanctum is not None
+        and (state.group_at(sanctum.coord) is None or breach_risk(state, side) > 0)
+    )
     moves: list[MoveOrder] = []
     taken: set[Coord] = set()
     for gid, dests in sorted(move_options(state, side, content).items()):
@@ -227,11 +232,43 @@ def value(state: GameState, side: Side, content: Content) -> float:
         score += -cut if s is side else cut
     for s in (side, side.other):
         sanctum = state.sanctum(s)
-        if sanctum is None or state.group_at(sanctum.coord) is not None:
+        if sanctum is None:
             continue
-        danger = sum(worth / max(1, d) for d, worth in threats(state, s))
-        score += -THREAT * danger if s is side else THREAT * danger
+        if state.group_at(sanctum.coord) is None:
+            danger = THREAT * sum(worth / max(1, d) for d, worth in threats(state, s))
+        else:
+            danger = breach_risk(state, s)
+        score += -danger if s is side else danger
     return score
+
+
+def _strength(group: Group) -> float:
+    """Lanchester strength from base stats, as :mod:`ai.evaluate` reckons it."""
+    hp = sum(max(0, m.hp) + m.armor for m in group.minions)
+    dps = sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in group.minions)
+    return float(hp * max(dps, 0.1))
+
+
+def breach_risk(state: GameState, side: Side) -> float:
+    """A guard too weak for the enemy recruit groups that can reach the Sanctum next turn is
+    little better than none: ``evaluate``'s penalty for an open Sanctum at that distance, times
+    the chance the raid wins the fight (``evaluate`` counts any guard as enough)."""
+    sanctum = state.sanctum(side)
+    guard = None if sanctum is None else state.group_at(sanctum.coord)
+    if sanctum is None or guard is None or guard.owner is not side:
+        return 0.0
+    raiders = [
+        g
+        for g in state.groups
+        if g.owner is side.other and g.is_recruit_group and g.coord.dist(sanctum.coord) <= 2
+    ]
+    if not raiders:
+        return 0.0
+    nearest = min(g.coord.dist(sanctum.coord) for g in raiders)
+    mine = _strength(guard)
+    theirs = sum(_strength(g) for g in raiders)
+    held = 1.0 if theirs <= 0 else (mine / theirs) ** 2 / (1 + (mine / theirs) ** 2)
+    return WEIGHTS.breach[max(1, nearest)] * (1 - held)
 
 
 def _income(definition: SpellDef) -> int:
@@ -347,16 +384,18 @@ def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts, tried
 
 
 def guard(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
-    """If an enemy raid can reach the Sanctum within two turns and no group will stand on it,
-    try sending each group that can get there; keep the best if it scores better."""
+    """If an enemy raid can reach the Sanctum within two turns and no group will stand on it, or
+    the guard is too weak for the raid next to it, try sending each group that can get there
+    (to stand guard or to join the guard); keep the best if it scores better."""
     sanctum = state.sanctum(side)
     if sanctum is None or not threats(state, side):
         return orders
     staying = state.group_at(sanctum.coord)
     moved = {m.group_id for m in orders.moves}
-    if staying is not None and staying.owner is side and staying.id not in moved:
+    held = staying is not None and staying.owner is side and staying.id not in moved
+    if held and not breach_risk(state, side):
         return orders
-    if any(m.dest == sanctum.coord for m in orders.moves):
+    if not held and any(m.dest == sanctum.coord for m in orders.moves):
         return orders
     current = sim.score(orders)
     best = orders
