@@ -334,7 +334,8 @@ def main() -> None:
             print(json.dumps(figures, sort_keys=True))
         else:
             pair_table(figures)
-            print(f"\n{time.perf_counter() - started:.0f} s in all, {args.workers} worker(s)")
+            if not args.summarize:
+                print(f"\n{time.perf_counter() - started:.0f} s in all, {args.workers} worker(s)")
         return
     if args.games:
         report(run("greedy", "random", args.games, 0, **limits), timing=False)
