@@ -19,19 +19,21 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
+from ai import search
 from ai.determinize import determinize
 from ai.evaluate import WEIGHTS, Board, evaluate, minion_value
 from ai.options import CastOption, cast_options, legalize, move_options
-from ai.search import _clashes, _relevance, choose_mana, choose_trains
+from ai.search import Tried, _relevance, _with_move, choose_mana, choose_trains
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import DiscardOrder, MoveOrder, Orders
 from engine.spells.schema import SpellDef
-from engine.state import ActiveSpell, GameState, Mana, Options, Side
+from engine.state import ActiveSpell, GameState, Group, Options, Side
 from engine.turn import resolve_turn
 from engine.view import PlayerView, view_for
 
@@ -47,12 +49,17 @@ MAX_CAST_OPTIONS: Final = 30
 SHORTLIST: Final = 6
 LASTING: Final = 0.8  # worth of one mana spent on a spell still in play, before its decay
 FIRST_TURN: Final = 0.35  # weight of the position after the candidate's own turn
+INCOME_TURNS: Final = 8  # turns a permanent source of mana is counted for
+INCOME_WORTH: Final = 0.8  # worth of one mana it will make
+CAUTION: Final = 0.3  # weight of the worst world in a plan's score
 THREAT: Final = 1.2  # an unguarded Sanctum against an enemy raid two turns out
 THREAT_RADIUS: Final = 4  # two turns of two squares
 # Mana kept beyond what one spell needs is worth only this much of its face value to the
 # expert: floating mana wins nothing, so a cast that does some good beats keeping it.
 FLOAT_FROM: Final = 5
 FLOAT_WORTH: Final = 0.25
+COPIES_KEPT: Final = 2  # a full hand keeps at most this many copies of one spell
+CYCLE_POOL: Final = 8  # nothing cast from a pool this big: the hand needs new cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +103,18 @@ class Rollouts:
         if known is not None:
             return known
         worlds = self.worlds[:1] if quick else self.worlds
-        total = 0.0
+        values = []
         for world in worlds:
             self.used += 1
             try:
-                total += rollout(world, self.side, orders, self.content)
+                values.append(rollout(world, self.side, orders, self.content))
             except Exception:  # the engine must never take the computer player down with it
                 log.exception("rolling out orders failed; treating them as hopeless")
-                total = float("-inf")
+                values = [float("-inf")]
                 break
-        result = total / len(worlds)
+        # Mostly the mean, partly the worst world: a plan that is fine against the likely enemy
+        # but walks into a lost fight against another is worse than one safe in all of them.
+        result = (1 - CAUTION) * sum(values) / len(values) + CAUTION * min(values)
         self._memo[(orders, quick)] = result
         return result
 
@@ -135,13 +144,18 @@ def rollout(world: World, side: Side, orders: Orders, content: Content) -> float
 
 
 def default_orders(state: GameState, side: Side, content: Content) -> Orders:
-    """Cheap play without simulation: train by rule of thumb, guard a threatened Sanctum, march
+    """Cheap play without simulation: train by rule of thumb, guard a threatened Sanctum (or
+    reinforce a guard too weak for the raid next to it), march
     every other group toward its nearest goal (a town it does not own or the enemy Sanctum)."""
     board = Board(state, content)
     goals = [s.coord for s in state.structures if s.owner != side]
     sanctum = state.sanctum(side)
     threatened = bool(threats(state, side))
-    guard_needed = threatened and sanctum is not None and state.group_at(sanctum.coord) is None
+    guard_needed = (
+        threatened
+        and sanctum is not None
+        and (state.group_at(sanctum.coord) is None or breach_risk(state, side) > 0)
+    )
     moves: list[MoveOrder] = []
     taken: set[Coord] = set()
     for gid, dests in sorted(move_options(state, side, content).items()):
@@ -202,7 +216,14 @@ def value(state: GameState, side: Side, content: Content) -> float:
         definition = content.spells.get(spell.spell_id)
         if definition is None:
             continue
-        worth = LASTING * definition.cost.total * _share_left(spell, definition, state.turn)
+        share = _share_left(spell, definition, state.turn)
+        worth = LASTING * definition.cost.total * share
+        income = _income(definition)
+        if income:
+            # A spell that makes mana every turn is worth what it will make (a permanent one
+            # for the rest of a usual game), not only what it cost.
+            turns = INCOME_TURNS if definition.duration == "permanent" else definition.turns
+            worth = max(worth, INCOME_WORTH * income * turns * share)
         score += worth if spell.owner is side else -worth
     for s in (side, side.other):
         pool = state.player(s).pool.total
@@ -211,11 +232,54 @@ def value(state: GameState, side: Side, content: Content) -> float:
         score += -cut if s is side else cut
     for s in (side, side.other):
         sanctum = state.sanctum(s)
-        if sanctum is None or state.group_at(sanctum.coord) is not None:
+        if sanctum is None:
             continue
-        danger = sum(worth / max(1, d) for d, worth in threats(state, s))
-        score += -THREAT * danger if s is side else THREAT * danger
+        if state.group_at(sanctum.coord) is None:
+            danger = THREAT * sum(worth / max(1, d) for d, worth in threats(state, s))
+        else:
+            danger = breach_risk(state, s)
+        score += -danger if s is side else danger
     return score
+
+
+def _strength(group: Group) -> float:
+    """Lanchester strength from base stats, as :mod:`ai.evaluate` reckons it."""
+    hp = sum(max(0, m.hp) + m.armor for m in group.minions)
+    dps = sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in group.minions)
+    return float(hp * max(dps, 0.1))
+
+
+def breach_risk(state: GameState, side: Side) -> float:
+    """A guard too weak for the enemy recruit groups that can reach the Sanctum next turn is
+    little better than none: ``evaluate``'s penalty for an open Sanctum at that distance, times
+    the chance the raid wins the fight (``evaluate`` counts any guard as enough)."""
+    sanctum = state.sanctum(side)
+    guard = None if sanctum is None else state.group_at(sanctum.coord)
+    if sanctum is None or guard is None or guard.owner is not side:
+        return 0.0
+    raiders = [
+        g
+        for g in state.groups
+        if g.owner is side.other and g.is_recruit_group and g.coord.dist(sanctum.coord) <= 2
+    ]
+    if not raiders:
+        return 0.0
+    nearest = min(g.coord.dist(sanctum.coord) for g in raiders)
+    mine = _strength(guard)
+    theirs = sum(_strength(g) for g in raiders)
+    held = 1.0 if theirs <= 0 else (mine / theirs) ** 2 / (1 + (mine / theirs) ** 2)
+    return WEIGHTS.breach[max(1, nearest)] * (1 - held)
+
+
+def _income(definition: SpellDef) -> int:
+    """The mana a spell in play gives its owner at every start of turn."""
+    return sum(
+        e.params.num("amount")
+        for t in definition.triggers
+        if t.event == "start_of_turn"
+        for e in t.effects
+        if e.op == "gain_mana"
+    )
 
 
 def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
@@ -238,13 +302,6 @@ def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
 
 
 # --- candidates ------------------------------------------------------------------------------
-
-
-def _with_move(orders: Orders, group_id: int, dest: Coord | None) -> Orders:
-    moves = tuple(m for m in orders.moves if m.group_id != group_id)
-    if dest is not None:
-        moves += (MoveOrder(group_id, dest),)
-    return replace(orders, moves=moves)
 
 
 def improve_moves(
@@ -309,51 +366,36 @@ def _prune(
     return (firsts + rest)[:MAX_CAST_OPTIONS]
 
 
-def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
-    """Add the best cast while it beats holding the mana by CAST_GAIN: each affordable cast is
-    tried in the first world, the most promising in all of them."""
+def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts, tried: Tried) -> Orders:
+    """The shared cast search (:func:`ai.search.add_casts`) over more options and targets, a
+    lower bar and a longer shortlist; ``tried`` records each card's best gain for the discard."""
     options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
-    costs = {o.order: o.cost for o in options}
-    pool = state.player(side).pool
-    for _ in range(MAX_CASTS):
-        current = sim.score(orders)
-        first = sim.score(orders, quick=True)
-        reserved = sum((costs.get(c, Mana()) for c in orders.casts), Mana())
-        promising: list[tuple[float, Orders]] = []
-        for option in options:
-            if sim.exhausted:
-                break
-            if _clashes(option.order, orders.casts) or not pool.covers(reserved + option.cost):
-                continue
-            candidate = replace(orders, casts=(*orders.casts, option.order))
-            score = sim.score(candidate, quick=True)
-            if score > first + CAST_GAIN:
-                promising.append((score, candidate))
-        promising.sort(key=lambda pair: -pair[0])
-        best: tuple[float, Orders] | None = None
-        for _, candidate in promising[:SHORTLIST]:
-            if sim.exhausted:
-                break
-            score = sim.score(candidate)
-            if score > current + CAST_GAIN and (best is None or score > best[0]):
-                best = (score, candidate)
-        if best is None:
-            break
-        orders = best[1]
-    return orders
+    return search.add_casts(
+        state,
+        side,
+        orders,
+        sim,
+        options,
+        gain=CAST_GAIN,
+        max_casts=MAX_CASTS,
+        shortlist=SHORTLIST,
+        tried=tried,
+    )
 
 
 def guard(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
-    """If an enemy raid can reach the Sanctum within two turns and no group will stand on it,
-    try sending each group that can get there; keep the best if it scores better."""
+    """If an enemy raid can reach the Sanctum within two turns and no group will stand on it, or
+    the guard is too weak for the raid next to it, try sending each group that can get there
+    (to stand guard or to join the guard); keep the best if it scores better."""
     sanctum = state.sanctum(side)
     if sanctum is None or not threats(state, side):
         return orders
     staying = state.group_at(sanctum.coord)
     moved = {m.group_id for m in orders.moves}
-    if staying is not None and staying.owner is side and staying.id not in moved:
+    held = staying is not None and staying.owner is side and staying.id not in moved
+    if held and not breach_risk(state, side):
         return orders
-    if any(m.dest == sanctum.coord for m in orders.moves):
+    if not held and any(m.dest == sanctum.coord for m in orders.moves):
         return orders
     current = sim.score(orders)
     best = orders
@@ -367,27 +409,49 @@ def guard(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders
     return best
 
 
-def choose_discard(state: GameState, side: Side, orders: Orders, content: Content) -> Orders:
-    """When nothing is cast and the hand is full, drop its weakest card (a full hand draws
-    nothing): one with no legal cast now, and of those the dearest to pay for."""
+def cycle_hand(
+    state: GameState,
+    side: Side,
+    orders: Orders,
+    content: Content,
+    tried: Tried,
+) -> Orders:
+    """When nothing is cast and the hand is full (a full hand draws nothing), make room: at once
+    drop a dead card (a once-per-game spell already used, or one whose mana the side neither
+    holds nor makes) or a third copy of one spell; while mana floats (nothing was worth casting
+    from a big pool) take the card whose best cast showed the least gain and cast it if that
+    does no more harm than losing the card, else drop it."""
     player = state.player(side)
     if orders.casts or len(player.hand) < state.options.hand_size:
         return orders
-    castable = {o.order.card_uid for o in cast_options(state, side, content)}
-    made = player.mana_novices.total + 2
+    dead = search.choose_discard(state, side, Orders(), content).discard
+    if dead is None:
+        used = [
+            c
+            for c in player.hand
+            if (spell := content.spells.get(c.spell_id)) is not None
+            and spell.once_per_game
+            and c.spell_id in player.cast_log
+        ]
+        dead = DiscardOrder(used[0].uid) if used else None
+    if dead is None:
+        counts = Counter(c.spell_id for c in player.hand)
+        spare = [c for c in player.hand if counts[c.spell_id] > COPIES_KEPT]
+        dead = DiscardOrder(spare[-1].uid) if spare else None
+    if dead is not None:
+        return replace(orders, discard=dead)
+    if player.pool.total < CYCLE_POOL:
+        return orders
 
-    def weakness(card_uid: int, spell_id: str) -> tuple[int, float, int]:
+    def weakness(card_uid: int, spell_id: str) -> tuple[float, int, int]:
         spell = content.spells.get(spell_id)
         cost = spell.cost.total if spell is not None else 99
-        once = spell is not None and spell.once_per_game and spell_id in player.cast_log
-        return (int(once) + int(card_uid not in castable), cost / made, card_uid)
+        gain = tried[card_uid][0] if card_uid in tried else float("-inf")
+        return (-gain, cost, card_uid)
 
     weakest = max(player.hand, key=lambda c: weakness(c.uid, c.spell_id))
-    if weakness(weakest.uid, weakest.spell_id)[0] == 0 and weakest.uid in castable:
-        # Every card could be cast now: keep them all unless the dearest is far out of reach.
-        spell = content.spells.get(weakest.spell_id)
-        if spell is None or spell.cost.total <= player.pool.total + made:
-            return orders
+    if weakest.uid in tried and tried[weakest.uid][0] > -WEIGHTS.card:
+        return replace(orders, casts=(tried[weakest.uid][1],))
     return replace(orders, discard=DiscardOrder(weakest.uid))
 
 
@@ -401,11 +465,12 @@ def plan(
         mana_choices=choose_mana(state, side, content),
     )
     orders = legalize(state, side, orders, content)
+    tried: Tried = {}
     orders = improve_moves(state, side, orders, sim, rng)
-    orders = add_casts(state, side, orders, sim)
+    orders = add_casts(state, side, orders, sim, tried)
     orders = improve_moves(state, side, orders, sim, rng)
     orders = guard(state, side, orders, sim)
-    orders = choose_discard(state, side, orders, content)
+    orders = cycle_hand(state, side, orders, content, tried)
     return legalize(state, side, orders, content)
 
 
@@ -423,10 +488,14 @@ def worlds(
     side = view.viewer
     assert side is not None
     out = []
-    for _ in range(count):
+    for i in range(count):
         state = determinize(view, rng, content, options)
-        enemy_view = view_for(state, side.other, content)
-        enemy = greedy_orders(enemy_view, rng, content, ENEMY_BUDGET, options)
+        if i == count - 1 and count > 1:
+            # The last sampled enemy marches on its goals (an aggressive enemy unlike greedy).
+            enemy = default_orders(state, side.other, content)
+        else:
+            enemy_view = view_for(state, side.other, content)
+            enemy = greedy_orders(enemy_view, rng, content, ENEMY_BUDGET, options)
         out.append(World(state, enemy, rng.randrange(1 << 30)))
     out.append(World(out[0].state, Orders(), rng.randrange(1 << 30)))
     return out

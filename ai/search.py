@@ -14,6 +14,7 @@ import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol, TypeAlias
 
 from ai.evaluate import Board, evaluate, minion_value
 from ai.options import CastOption, cast_options, legalize, move_options, train_options
@@ -179,7 +180,7 @@ def _with_move(orders: Orders, group_id: int, dest: Coord | None) -> Orders:
 
 
 def improve_moves(
-    state: GameState, side: Side, orders: Orders, sim: Simulator, rng: random.Random
+    state: GameState, side: Side, orders: Orders, sim: Scorer, rng: random.Random
 ) -> Orders:
     """Each group in turn takes the destination (or staying) that scores best."""
     current = sim.score(orders)
@@ -201,13 +202,42 @@ def improve_moves(
     return orders
 
 
-def add_casts(state: GameState, side: Side, orders: Orders, sim: Simulator) -> Orders:
-    """Add the best cast while it improves the simulated result by more than CAST_GAIN.
+# For each card, its cast that showed the best gain in the first scenario, and that gain.
+Tried: TypeAlias = dict[int, tuple[float, CastOrder]]
 
-    Every affordable cast is tried in the first scenario; the few best are then scored in all."""
-    options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
+
+class Scorer(Protocol):
+    """What the cast and move searches need from a simulator: scores, a budget, the content."""
+
+    content: Content
+
+    @property
+    def exhausted(self) -> bool: ...
+
+    def score(self, orders: Orders, *, quick: bool = False) -> float: ...
+
+
+def add_casts(
+    state: GameState,
+    side: Side,
+    orders: Orders,
+    sim: Scorer,
+    options: list[CastOption] | None = None,
+    *,
+    gain: float = CAST_GAIN,
+    max_casts: int = MAX_CASTS,
+    shortlist: int = SHORTLIST,
+    tried: Tried | None = None,
+) -> Orders:
+    """Add the best cast while it improves the simulated result by more than ``gain``.
+
+    Every affordable cast among ``options`` (by default the pruned castable ones) is tried in the
+    first scenario; the ``shortlist`` best are then scored in all. ``tried``, if given, records
+    for each card its cast with the best first-scenario gain, and that gain."""
+    if options is None:
+        options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
     pool = state.player(side).pool
-    for _ in range(MAX_CASTS):
+    for _ in range(max_casts):
         current = sim.score(orders)
         first = sim.score(orders, quick=True)
         reserved = sum((_cost(o, orders, options) for o in orders.casts), Mana())
@@ -219,15 +249,18 @@ def add_casts(state: GameState, side: Side, orders: Orders, sim: Simulator) -> O
                 continue
             candidate = replace(orders, casts=(*orders.casts, option.order))
             value = sim.score(candidate, quick=True)
-            if value > first + CAST_GAIN:
+            uid = option.order.card_uid
+            if tried is not None and uid and (uid not in tried or value - first > tried[uid][0]):
+                tried[uid] = (value - first, option.order)
+            if value > first + gain:
                 promising.append((value, candidate))
         promising.sort(key=lambda pair: -pair[0])
         best: tuple[float, Orders] | None = None
-        for _, candidate in promising[:SHORTLIST]:
+        for _, candidate in promising[:shortlist]:
             if sim.exhausted:
                 break
             value = sim.score(candidate)
-            if value > current + CAST_GAIN and (best is None or value > best[0]):
+            if value > current + gain and (best is None or value > best[0]):
                 best = (value, candidate)
         if best is None:
             break

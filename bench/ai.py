@@ -2,9 +2,13 @@
 
     .venv/bin/python -m bench.ai [--games N] [--strong-games N] [--max-turns T] [--workers W]
     .venv/bin/python -m bench.ai --pair expert:strong --games N [--budget S] [--json]
+        [--record FILE]
+    .venv/bin/python -m bench.ai --summarize FILE... [--json]
 
 With ``--pair`` one pairing is played (seeds from ``--first-seed``, the hero on red in the even
 ones) and reported as a table or, with ``--json``, as one JSON object (keys in docs/ai.md).
+``--record`` appends each game's figures to a file, so a long run can be played in parts (each
+from its own ``--first-seed``) and ``--summarize`` reports all the games the files hold.
 
 Plays `greedy` against `random` and `strong` against `greedy`, each level on red in half of the
 games (red starts with initiative). A game is won by taking the enemy Sanctum; games still
@@ -24,7 +28,8 @@ import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from ai import LEVELS, Level, choose_orders
@@ -113,6 +118,33 @@ def play(job: tuple[int, Level, Level, int, float | None]) -> Game:
         tuple(unspent[hero_side.other]),
         deck,
         frozenset(cast) & deck,
+    )
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """One game's figures as a JSON object (a line of a ``--record`` file)."""
+    out = asdict(game)
+    out["hero_side"] = str(game.hero_side)
+    out["winner"] = None if game.winner is None else str(game.winner)
+    out["deck_spells"] = sorted(game.deck_spells)
+    out["cast_spells"] = sorted(game.cast_spells)
+    return out
+
+
+def game_from_record(data: dict[str, Any]) -> Game:
+    return Game(
+        **{
+            **data,
+            "hero_side": Side(data["hero_side"]),
+            "winner": None if data["winner"] is None else Side(data["winner"]),
+            "wall": tuple(data["wall"]),
+            "cpu": tuple(data["cpu"]),
+            "villain_cpu": tuple(data["villain_cpu"]),
+            "unspent": tuple(data["unspent"]),
+            "villain_unspent": tuple(data["villain_unspent"]),
+            "deck_spells": frozenset(data["deck_spells"]),
+            "cast_spells": frozenset(data["cast_spells"]),
+        }
     )
 
 
@@ -266,25 +298,44 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="with --pair: one JSON object")
     parser.add_argument("--max-turns", type=int, default=60)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--record", type=Path, help="with --pair: append each game's figures to this file"
+    )
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        nargs="+",
+        help="instead of playing: the --pair figures of the games recorded in these files",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     limits: dict[str, int] = {"max_turns": args.max_turns, "workers": args.workers}
-    if args.pair:
-        hero, _, villain = args.pair.partition(":")
-        games = run(
-            _level(hero),
-            _level(villain),
-            args.games,
-            args.first_seed,
-            seconds=args.budget,
-            **limits,
-        )
+    if args.pair or args.summarize:
+        if args.summarize:
+            lines = [line for path in args.summarize for line in path.read_text().splitlines()]
+            games = [game_from_record(json.loads(line)) for line in lines if line.strip()]
+            if len({(g.hero, g.villain) for g in games}) != 1:
+                raise SystemExit("the files must hold the games of one pairing")
+        else:
+            hero, _, villain = args.pair.partition(":")
+            games = run(
+                _level(hero),
+                _level(villain),
+                args.games,
+                args.first_seed,
+                seconds=args.budget,
+                **limits,
+            )
+        if args.record:
+            with args.record.open("a") as out:
+                out.writelines(json.dumps(game_record(g)) + "\n" for g in games)
         figures = summary(games)
         if args.json:
             print(json.dumps(figures, sort_keys=True))
         else:
             pair_table(figures)
-            print(f"\n{time.perf_counter() - started:.0f} s in all, {args.workers} worker(s)")
+            if not args.summarize:
+                print(f"\n{time.perf_counter() - started:.0f} s in all, {args.workers} worker(s)")
         return
     if args.games:
         report(run("greedy", "random", args.games, 0, **limits), timing=False)

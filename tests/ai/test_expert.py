@@ -14,7 +14,7 @@ import ai.expert
 from ai import DESCRIPTIONS, LEVELS, choose_orders
 from ai.arena import match_config, play_match
 from ai.determinize import determinize
-from ai.expert import value
+from ai.expert import breach_risk, value
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import Orders
@@ -172,6 +172,57 @@ def test_a_raid_four_squares_out_weighs_against_an_empty_sanctum(content: Conten
     empty = position(content, [group(content, 1, Side.RED, "F4", SWORDS * 4), raid])
     guarded = position(content, [group(content, 1, Side.RED, "D4", SWORDS * 4), raid])
     assert value(guarded, Side.RED, content) > value(empty, Side.RED, content) + 10
+
+
+def test_a_spell_that_makes_mana_is_worth_its_income(content: Content) -> None:
+    state = position(content, [group(content, 1, Side.RED, "E6", SWORDS * 4)])
+    codex = ActiveSpell(
+        uid=30000, spell_id="codex_of_order", owner=Side.RED, host=HostRef.globe(), cast_turn=4
+    )
+    gain = value(replace(state, active_spells=(codex,)), Side.RED, content)
+    cost = content.spells["codex_of_order"].cost.total
+    # One Order a turn for the rest of the game is worth more than the four mana it cost.
+    assert gain - value(state, Side.RED, content) > cost * 1.2
+
+
+def test_a_guard_too_weak_for_the_raid_beside_it_is_a_breach_in_the_making(
+    content: Content,
+) -> None:
+    raid = group(content, 2, Side.BLUE, "D6", SWORDS * 6)
+    weak = position(content, [group(content, 1, Side.RED, "D4", SWORDS[:1]), raid])
+    strong = position(content, [group(content, 1, Side.RED, "D4", SWORDS * 8), raid])
+    far = raid._replace(coord=Coord.parse("D8"))
+    calm = position(content, [group(content, 1, Side.RED, "D4", SWORDS[:1]), far])
+    assert breach_risk(weak, Side.RED) > 40
+    assert breach_risk(strong, Side.RED) < breach_risk(weak, Side.RED) / 3
+    assert breach_risk(calm, Side.RED) == 0
+
+
+def test_keeps_a_full_hand_while_the_pool_is_small(content: Content) -> None:
+    groups = [
+        group(content, 1, Side.RED, "E6", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    hand = ["volcano", "fireball", "mountain_climb", "volcano", "fireball"]
+    orders = expert(position(content, groups, hand=hand, pool=Mana()), content)
+    assert orders.casts == () and orders.discard is None
+
+
+def test_a_full_hand_and_a_floating_pool_make_room(content: Content) -> None:
+    groups = [
+        group(content, 1, Side.RED, "E6", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    state = position(content, groups, hand=["volcano"] * 2 + ["fireball"] * 2 + ["warcry"])
+    rich = replace(
+        state,
+        players=(
+            replace(state.player(Side.RED), pool=Mana(strife=11, clarity=1)),
+            state.player(Side.BLUE),
+        ),
+    )
+    orders = expert(rich, content)
+    assert orders.casts or orders.discard is not None
 
 
 def test_guards_its_sanctum_against_a_raid_two_turns_out(content: Content) -> None:
