@@ -122,8 +122,8 @@ class Rollouts:
 def _resolve(
     state: GameState, orders: dict[Side, Orders], seed: int, content: Content
 ) -> GameState:
-    # The one place simulated turns are resolved (a report-free simulation mode can go here).
-    after, _ = resolve_turn(state, orders, random.Random(seed), content=content)
+    # The one place simulated turns are resolved: only the state is read, so no report is kept.
+    after, _ = resolve_turn(state, orders, random.Random(seed), content=content, record=False)
     return after
 
 

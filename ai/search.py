@@ -73,8 +73,13 @@ class Simulator:
             self.used += 1
             orders_by_side = {self.side: orders, self.side.other: sc.enemy}
             try:
+                # Only the state is scored: the turn keeps no report (the same state either way).
                 after, _ = resolve_turn(
-                    sc.state, orders_by_side, random.Random(sc.seed), content=self.content
+                    sc.state,
+                    orders_by_side,
+                    random.Random(sc.seed),
+                    content=self.content,
+                    record=False,
                 )
             except Exception:  # the engine must never take the computer player down with it
                 log.exception("simulating orders failed; treating them as hopeless")

@@ -10,7 +10,8 @@ not a test. ``--instructions`` then counts one turn of each fixture under callgr
   board, with active spells on the board, fighting their full six rounds (a stress case: about
   ten times the largest turn computer players produce);
 - played: every turn of a few long games computer players played (``bench/_played.py``), each
-  timed on its own: median and p99 over the turns.
+  timed on its own: median and p99 over the turns; then the same turns resolved as the
+  computer's search resolves them (``record=False``), in turns per CPU second.
 Targets: the late game at most 12 M instructions per turn; played turns median at most 0.5 ms,
 p99 at most 2 ms. ``--refresh-played`` plays new games for the played set (after a rules change).
 """
@@ -153,6 +154,17 @@ def played_ms(turns: list[_played.Turn], content: Content, repeat: int) -> list[
     return out
 
 
+def turns_per_second(
+    turns: list[_played.Turn], content: Content, repeat: int, *, record: bool
+) -> float:
+    """Played turns resolved per CPU second, all of them ``repeat`` times over."""
+    start = time.process_time()
+    for _ in range(repeat):
+        for state, orders in turns:
+            resolve_turn(state, orders, content=content, record=record)
+    return repeat * len(turns) / (time.process_time() - start)
+
+
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0-1) of ``values``, nearest rank."""
     ordered = sorted(values)
@@ -211,6 +223,13 @@ def main(argv: list[str] | None = None) -> int:
             f"p99 {percentile(each, 0.99):.3f} ms, max {max(each):.3f} ms per turn (CPU; "
             f"{len(turns)} turns of {run['kept']} games at level {run['level']}, each the "
             f"median of {times}); targets median <= 0.5 ms, p99 <= 2 ms"
+        )
+        # The computer players' searches resolve turns this way, reading only the states.
+        silent = turns_per_second(turns, content, times, record=False)
+        recorded = turns_per_second(turns, content, times, record=True)
+        print(
+            f"simulated: {silent:,.0f} played turns per CPU second with record=False (the "
+            f"computer's search), {recorded:,.0f} with the report ({silent / recorded:.2f}x)"
         )
     if args.instructions:
         found = _callgrind.counts("bench.engine", len(FIXTURES) + len(turns))
