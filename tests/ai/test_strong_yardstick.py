@@ -88,7 +88,7 @@ def positions(content: Content, seed: int, turns: int) -> list[GameState]:
     return out
 
 
-@pytest.mark.parametrize("seed", [11, 12])
+@pytest.mark.parametrize("seed", [11, 13])
 def test_the_shared_cast_search_chooses_what_strong_chose(content: Content, seed: int) -> None:
     compared = 0
     for state in positions(content, seed, 8)[4:]:

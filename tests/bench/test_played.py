@@ -20,8 +20,8 @@ def test_the_saved_orders_still_play_the_saved_games_to_their_end(content: Conte
         for line in game["orders"]:
             orders = {side: Orders.from_dict(line[str(side)]) for side in SIDES}
             state, _ = resolve_turn(state, orders, content=content)
-        assert state.result is not None
-        assert state.result.to_dict() == game["result"]
+        # A game the turn cap stopped keeps no result (null), and must still be running.
+        assert (None if state.result is None else state.result.to_dict()) == game["result"]
 
 
 def test_every_played_turn_is_loaded_with_the_position_before_it(content: Content) -> None:
