@@ -14,7 +14,7 @@ from storage.records import DeckRecord, MatchRecord, MatchStatus, SeatRecord
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, created_by, ruleset, realm, board, symmetric_map, seed, "
     "turn_seconds, no_show_limit, grace_seconds, reminders, status, turn, deadline_at, "
-    "paused_remaining_ms, "
+    "paused_remaining_ms, deadline_clock, deadline_days, deadline_zone, "
     "version, claimed_by, claimed_until, draw_offer_side, result, winner, end_reason, "
     "created_at, started_at, ended_at"
 )
@@ -101,6 +101,9 @@ def _match(row: Row, seats: Sequence[SeatRecord]) -> MatchRecord:
         config=loads_opt(row.get("config")),
         initial_state=loads_opt(row.get("initial_state")),
         state=loads_opt(row.get("state")),
+        deadline_clock=row["deadline_clock"],
+        deadline_days=row["deadline_days"],
+        deadline_zone=row["deadline_zone"],
     )
 
 
@@ -186,11 +189,15 @@ class MatchQueries(Queries):
         grace_seconds: int,
         reminders: Sequence[int],
         now: int,
+        deadline_clock: int | None = None,
+        deadline_days: str | None = None,
+        deadline_zone: str | None = None,
     ) -> int:
         match_id = await self.tx.fetchval(
             "INSERT INTO matches (guild_id, channel_id, created_by, ruleset, realm, board, "
             "symmetric_map, seed, turn_seconds, no_show_limit, grace_seconds, reminders, status, "
-            "turn, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?) "
+            "turn, created_at, deadline_clock, deadline_days, deadline_zone) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', 0, ?, ?, ?, ?) "
             "RETURNING id",
             guild_id,
             channel_id,
@@ -205,6 +212,9 @@ class MatchQueries(Queries):
             grace_seconds,
             json.dumps(list(reminders)),
             now,
+            deadline_clock,
+            deadline_days,
+            deadline_zone,
         )
         return int(match_id)
 

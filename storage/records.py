@@ -115,6 +115,11 @@ class MatchRecord:
     config: JsonDict | None = None
     initial_state: JsonDict | None = None
     state: JsonDict | None = None
+    # Where deadlines are anchored: minutes after local midnight, weekdays as written ("mon-fri"),
+    # and the timezone both are read in; all None when deadlines are the turn length from now.
+    deadline_clock: int | None = None
+    deadline_days: str | None = None
+    deadline_zone: str | None = None
 
     def seat_of(self, player_id: str) -> SeatRecord | None:
         for seat in self.seats:

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.orders import Orders
 from service.clock import Clock
+from service.deadline_anchor import DeadlineAnchor
 from service.matches.control import Control
 from service.matches.core import MatchCore
 from service.matches.lifecycle import Lifecycle
@@ -145,6 +146,7 @@ class MatchService:
         channel_id: str | None = None,
         seed: int | None = None,
         red_seat: int | None = None,
+        anchor: DeadlineAnchor | None = None,
     ) -> MatchRecord:
         return await self._lifecycle.create_match(
             creator_id,
@@ -162,6 +164,7 @@ class MatchService:
             channel_id=channel_id,
             seed=seed,
             red_seat=red_seat,
+            anchor=anchor,
         )
 
     async def join_match(

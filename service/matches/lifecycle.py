@@ -14,6 +14,7 @@ from engine.setup import default_deck
 from engine.state import RULESETS, Side
 from service import engine_bridge as eb
 from service.announcements import MatchCancelled, MatchCreated, MatchStarted
+from service.deadline_anchor import DeadlineAnchor, turn_deadline
 from service.errors import NotAllowedError, NotFoundError, WrongStateError
 from service.matches.core import MatchCore, announce_sheets
 from service.matches.records import computer_level, is_computer
@@ -75,9 +76,11 @@ class Lifecycle:
         channel_id: str | None = None,
         seed: int | None = None,
         red_seat: int | None = None,
+        anchor: DeadlineAnchor | None = None,
     ) -> MatchRecord:
         """A new open match. `red_seat` (0: the creator, 1: the opponent) fixes the colours;
-        without it they are drawn from the seed when the match starts."""
+        without it they are drawn from the seed when the match starts. `anchor` moves each
+        turn's deadline to a time of day and allowed weekdays (service.deadline_anchor)."""
         if ruleset not in RULESETS:
             raise WrongStateError(
                 f"Unknown ruleset {ruleset!r}; choose one of {', '.join(RULESETS)}."
@@ -119,6 +122,9 @@ class Lifecycle:
                 grace_seconds=grace_seconds,
                 reminders=points,
                 now=now,
+                deadline_clock=None if anchor is None else anchor.clock,
+                deadline_days=None if anchor is None else anchor.days_text(),
+                deadline_zone=None if anchor is None or anchor.clock is None else anchor.zone,
             )
             await s.insert_seat(match_id, 0, creator_id, deck_id, house, spells)
             if level is None:
@@ -232,7 +238,7 @@ class Lifecycle:
             houses=houses,
             decks=decks,
         )
-        deadline = now + match.turn_seconds * 1000
+        deadline = turn_deadline(match, now)
         turn = int(state["turn"])
         async with self.core.store.write() as s:
             for seat in match.seats:

@@ -28,6 +28,7 @@ from typing import Any
 from engine.state import Side
 from service import engine_bridge as eb
 from service.announcements import Grace, NoShow, TurnResolved
+from service.deadline_anchor import turn_deadline
 from service.matches.core import MatchCore, announce_sheets, match_over
 from service.matches.records import ResolvedTurn, gave_nothing, is_computer
 from storage import (
@@ -169,7 +170,7 @@ def _finalise(plan: _Plan, now: int) -> _Final:
             winner, reason = eb.outcome(doc)
     over = reason is not None
     next_turn = None if over else int(head["turn"])
-    deadline = None if over else now + match.turn_seconds * 1000
+    deadline = None if over else turn_deadline(match, now)
     return _Final(plan, state, counts, winner, end_reason or reason, next_turn, deadline)
 
 
