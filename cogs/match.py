@@ -34,6 +34,7 @@ from cogs.split import (
     send_embeds,
 )
 from engine.state import RULESETS
+from service.deadline_anchor import anchor_of, parse_anchor, zone_names
 from service.errors import NotFoundError
 from service.matches import (
     COMPUTER_DESCRIPTIONS,
@@ -247,6 +248,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         turn_hours="Hours per turn before the deadline",
         no_shows="Turns in a row without orders that forfeit the match (0: never; default 3)",
         grace_hours="Hours added once per player to the first deadline they miss (default 0)",
+        clock="Deadlines fall at this time of day, 24-hour HH:MM (e.g. 20:00; UTC by default)",
+        days="Deadlines fall only on these weekdays (e.g. mon-fri, or sat,sun)",
+        timezone="The timezone the deadline clock and days are read in (e.g. Europe/Paris)",
     )
     @app_commands.choices(
         ruleset=[app_commands.Choice(name=r, value=r) for r in RULESETS],
@@ -267,6 +271,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         computer: str | None = None,
         no_shows: app_commands.Range[int, 0, 20] = 3,
         grace_hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
+        clock: app_commands.Range[str, 1, 5] | None = None,
+        days: app_commands.Range[str, 1, 60] | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         # Private from the start: a refusal is for the player alone, and everything is checked
         # before the thread opens, so a refused match leaves nothing behind.
@@ -285,6 +292,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             )
         if opponent is not None and opponent.bot:
             raise RefusalError("Bots cannot play; challenge a person or leave the seat open.")
+        anchor = parse_anchor(clock, days, timezone)
         rival_id = f"{COMPUTER_PREFIX}{computer}" if computer else None
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
@@ -337,6 +345,7 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
                 grace_seconds=round(grace_hours * 3600),
                 guild_id=str(interaction.guild_id),
                 channel_id=str(thread.id),
+                anchor=anchor,
             )
         except Exception:
             await discard_thread(thread)
@@ -424,6 +433,9 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
             f"Status: {found.status}; turn {found.turn}; deadline {timestamp(found.deadline_at)}",
             f"Ruleset {found.ruleset}, realm {found.realm}",
         ]
+        anchored = anchor_of(found).describe()
+        if anchored:
+            lines.append(f"Deadlines fall {anchored}")
         playing = found.status in ("active", "paused")
         waiting = []
         for seat in found.seats:
@@ -617,6 +629,12 @@ class MatchCog(commands.GroupCog, group_name="match", group_description="Play a 
         await interaction.followup.send(
             file=discord.File(io.BytesIO(data), filename=f"match-{found.id}.json"), ephemeral=True
         )
+
+    @create.autocomplete("timezone")
+    async def _timezone_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=n) for n in zone_names(current)]
 
     @create.autocomplete("deck")
     @join_.autocomplete("deck")

@@ -80,6 +80,7 @@ from service.announcements import (
     UnknownAnnouncementError,
     decode,
 )
+from service.deadline_anchor import anchor_of
 from service.matches import is_computer
 from service.outbox import PermanentDeliveryError
 
@@ -600,7 +601,8 @@ class Poster:
                 f"**{escaped(await self.name_of(told.creator_id))}** challenges "
                 + (f"**{escaped(await self.name_of(opponent))}**" if opponent else "anyone")
                 + f".\nRuleset {match.ruleset}, realm {match.realm}, "
-                f"{_duration(match.turn_seconds)} per turn; {_absence_rules(match)}."
+                f"{_duration(match.turn_seconds)} per turn{_anchor_words(match)}; "
+                f"{_absence_rules(match)}."
             ),
         )
         view = discord.ui.View(timeout=None)
@@ -880,6 +882,11 @@ def _extended_text(told: Extended) -> str:
     if told.deadline_at:
         return text + f"; the deadline is now {timestamp(told.deadline_at)}."
     return text + "."
+
+
+def _anchor_words(match: MatchRecord) -> str:
+    anchored = anchor_of(match).describe()
+    return f", deadlines falling {anchored}" if anchored else ""
 
 
 def _absence_rules(match: MatchRecord) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from service.clock import from_ms, to_ms
 from service.errors import WrongStateError
@@ -50,13 +50,13 @@ class DeadlineAnchor:
         return None if self.days == ALL_DAYS else format_days(self.days)
 
     def describe(self) -> str:
-        """For players: "at 20:00 UTC, mon-fri" (empty when nothing is anchored)."""
+        """For players: "at 20:00, on mon-fri (UTC)" (empty when nothing is anchored)."""
         parts = []
         if self.clock is not None:
-            parts.append(f"at {self.clock_text()} {self.zone}")
+            parts.append(f"at {self.clock_text()}")
         if self.days != ALL_DAYS:
             parts.append(f"on {format_days(self.days)}")
-        return ", ".join(parts)
+        return f"{', '.join(parts)} ({self.zone})" if parts else ""
 
 
 def parse_clock(text: str) -> int:
@@ -117,6 +117,13 @@ def format_days(days: frozenset[int]) -> str:
     return ",".join(pieces)
 
 
+def zone_names(prefix: str, limit: int = 25) -> list[str]:
+    """Timezone names containing `prefix` (case-insensitive), for a command's suggestions."""
+    key = prefix.strip().lower().replace(" ", "_")
+    names = sorted(n for n in available_timezones() if key in n.lower())
+    return (["UTC"] if key in "utc" else []) + [n for n in names if n != "UTC"][: limit - 1]
+
+
 def parse_zone(text: str) -> str:
     name = text.strip()
     if name.upper() in {"UTC", "Z", "GMT"}:
@@ -132,8 +139,8 @@ def parse_zone(text: str) -> str:
 
 def parse_anchor(clock: str | None, days: str | None, zone: str | None = None) -> DeadlineAnchor:
     """The anchor from `/match create`'s options, each refused with what to type instead."""
-    if zone is not None and clock is None:
-        raise WrongStateError("A timezone needs a deadline `clock` time to apply to.")
+    if zone is not None and clock is None and days is None:
+        raise WrongStateError("A timezone needs a deadline `clock` or `days` to apply to.")
     return DeadlineAnchor(
         clock=None if clock is None else parse_clock(clock),
         days=ALL_DAYS if days is None else parse_days(days),

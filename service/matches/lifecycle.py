@@ -124,7 +124,7 @@ class Lifecycle:
                 now=now,
                 deadline_clock=None if anchor is None else anchor.clock,
                 deadline_days=None if anchor is None else anchor.days_text(),
-                deadline_zone=None if anchor is None or anchor.clock is None else anchor.zone,
+                deadline_zone=anchor.zone if anchor is not None and anchor.anchored else None,
             )
             await s.insert_seat(match_id, 0, creator_id, deck_id, house, spells)
             if level is None:

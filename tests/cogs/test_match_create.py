@@ -23,6 +23,12 @@ async def test_refused_options_answer_privately_and_open_no_thread(world: World)
             ({"deck": str(bobs)}, f"You have no deck #{bobs}: `/deck list` shows yours"),
             ({"deck": "999"}, "You have no deck #999: `/deck list` shows yours"),
             ({"deck": "starter:xyz"}, "There is no starter deck 'xyz'; choose one of"),
+            ({"clock": "8pm"}, "Deadline clock '8pm' is not a time like `20:00` (24-hour)."),
+            ({"days": "weekdays"}, "Unknown weekday 'weekdays'; use mon, tue, wed, thu, fri,"),
+            (
+                {"clock": "20:00", "timezone": "Mars/Olympus"},
+                "Unknown timezone 'Mars/Olympus'; use a name like `Europe/Paris` or `UTC`.",
+            ),
         ]
         for options, expected in cases:
             result = await world.alice.slash("match create", **options)
@@ -93,3 +99,42 @@ async def test_an_open_seat_nobody_takes_expires(world: World) -> None:
             what="the expiry notice",
         )
         assert (await bot.runtime.matches.get_match(1)).status == "cancelled"
+
+
+async def test_a_match_with_a_deadline_clock_and_days_waits_for_the_next_allowed_day(
+    world: World,
+) -> None:
+    # Friday 18:00 UTC with a 24-hour turn: Saturday 18:00, then 20:00, then Monday.
+    clock = ManualClock(datetime(2030, 1, 4, 18, 0, tzinfo=UTC))
+    monday_eight = int(datetime(2030, 1, 7, 20, 0, tzinfo=UTC).timestamp())
+    bot = MatchBot(world.settings(), clock=clock, guild_ready_timeout=0.05)
+    async with running(bot, world.sandbox):
+        await world.sandbox.wait_for(
+            lambda: bool(world.sandbox.commands(world.guild)), timeout=TIMEOUT, what="commands"
+        )
+        created = await world.alice.slash(
+            "match create",
+            computer="greedy",
+            deck="starter:war",
+            turn_hours=24.0,
+            clock="20:00",
+            days="mon-fri",
+        )
+        await created.wait_done(timeout=TIMEOUT)
+        thread = await world.sandbox.wait_for(
+            lambda: next(
+                (
+                    t
+                    for t in world.sandbox.threads(world.lobby)
+                    if (t.name or "").startswith("Match #")
+                ),
+                None,
+            ),
+            timeout=TIMEOUT,
+            what="the match thread",
+        )
+        info = await world.alice.slash("match info", in_channel=thread)
+        answer = await info.wait_done(timeout=TIMEOUT)
+        text = " ".join(str(e.get("description", "")) for e in answer.embeds)
+        assert f"deadline <t:{monday_eight}:f>" in text
+        assert "Deadlines fall at 20:00, on mon-fri (UTC)" in text

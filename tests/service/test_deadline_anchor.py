@@ -15,6 +15,7 @@ from service.deadline_anchor import (
     format_days,
     parse_anchor,
     parse_days,
+    zone_names,
 )
 from service.errors import WrongStateError
 from service.matches import MatchService
@@ -108,7 +109,7 @@ def test_weekday_lists_and_ranges(text: str, days: set[int], reads: str) -> None
         (None, "mon-xyz", None, "Unknown weekday 'xyz'"),
         (None, ",", None, "at least one weekday"),
         ("20:00", None, "Mars/Olympus", "Unknown timezone 'Mars/Olympus'"),
-        (None, "mon", "Europe/Paris", "needs a deadline `clock`"),
+        (None, None, "Europe/Paris", "needs a deadline `clock` or `days`"),
     ],
 )
 def test_refusals_say_what_to_type(
@@ -118,9 +119,16 @@ def test_refusals_say_what_to_type(
         parse_anchor(clock, days, zone)
 
 
+def test_timezone_suggestions_match_any_part_of_the_name() -> None:
+    assert "Europe/Paris" in zone_names("paris")
+    assert zone_names("")[0] == "UTC" and len(zone_names("")) == 25
+    assert zone_names("new york") == ["America/New_York"]
+
+
 def test_describe_reads_for_players() -> None:
-    assert parse_anchor("20:00", "mon-fri").describe() == "at 20:00 UTC, on mon-fri"
-    assert parse_anchor("07:05", None, "Europe/Paris").describe() == "at 07:05 Europe/Paris"
+    assert parse_anchor("20:00", "mon-fri").describe() == "at 20:00, on mon-fri (UTC)"
+    assert parse_anchor("07:05", None, "Europe/Paris").describe() == "at 07:05 (Europe/Paris)"
+    assert parse_anchor(None, "sat,sun", "utc").describe() == "on sat,sun (UTC)"
     assert DeadlineAnchor().describe() == "" and DeadlineAnchor().days == ALL_DAYS
 
 
