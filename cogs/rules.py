@@ -49,7 +49,9 @@ TOPICS: dict[str, tuple[str, str]] = {
         "Deadlines",
         "Each turn has a deadline, shown in your own time. Reminders go to players who have not "
         "confirmed. A side with no orders at the deadline does nothing that turn; by default "
-        "three such turns in a row forfeit the match. Both players (or a moderator) may pause.",
+        "three such turns in a row forfeit the match. Both players (or a moderator) may pause. "
+        "A match created with `clock` and `days` moves each deadline on to that time of day "
+        "on the next allowed weekday (`/match info` shows them).",
     ),
 }
 
