@@ -138,3 +138,13 @@ async def test_a_match_with_a_deadline_clock_and_days_waits_for_the_next_allowed
         text = " ".join(str(e.get("description", "")) for e in answer.embeds)
         assert f"deadline <t:{monday_eight}:f>" in text
         assert "Deadlines fall at 20:00, on mon-fri (UTC)" in text
+        await world.sandbox.wait_for(
+            lambda: any(
+                "1 day(s) per turn, deadlines falling at 20:00, on mon-fri (UTC);"
+                in str(e.get("description", ""))
+                for m in world.sandbox.messages(thread)
+                for e in m.embeds
+            ),
+            timeout=TIMEOUT,
+            what="the challenge saying where deadlines fall",
+        )
