@@ -67,9 +67,15 @@ def parse_clock(text: str) -> int:
     return int(found[1]) * 60 + int(found[2])
 
 
+_FULL_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
 def _day(name: str) -> int:
-    key = name.strip().lower()[:3]
-    if key not in WEEKDAYS or not name.strip().lower().startswith(key):
+    """A weekday's index from its three-letter or full English name."""
+    key = name.strip().lower()
+    if key in _FULL_NAMES:
+        return _FULL_NAMES.index(key)
+    if key not in WEEKDAYS:
         raise WrongStateError(
             f"Unknown weekday {name.strip()!r}; use mon, tue, wed, thu, fri, sat, sun."
         )

@@ -107,6 +107,7 @@ def test_weekday_lists_and_ranges(text: str, days: set[int], reads: str) -> None
         ("20:60", None, None, "not a time like `20:00`"),
         (None, "weekdays", None, "Unknown weekday 'weekdays'"),
         (None, "mon-xyz", None, "Unknown weekday 'xyz'"),
+        (None, "mondays", None, "Unknown weekday 'mondays'"),
         (None, ",", None, "at least one weekday"),
         ("20:00", None, "Mars/Olympus", "Unknown timezone 'Mars/Olympus'"),
         (None, None, "Europe/Paris", "needs a deadline `clock` or `days`"),
