@@ -101,7 +101,10 @@ async def test_nothing_hidden_reaches_the_other_side_or_a_spectator(
         thread, match_id = await create_match(
             world, alice_deck=f"starter:{alice_house}", bob_deck=f"starter:{bob_house}"
         )
-        players = {Side.RED: world.alice, Side.BLUE: world.bob}
+        # Sides are drawn at random when the match starts.
+        seats = (await bot.runtime.matches.get_match(match_id)).seats
+        by_id = {str(p.id): p for p in (world.alice, world.bob)}
+        players = {s.side: by_id[s.player_id] for s in seats if s.side and s.player_id}
         checked = owned = 0
         given: dict[Side, set[str]] = {Side.RED: set(), Side.BLUE: set()}
         for turn in range(1, turns + 1):
@@ -114,7 +117,6 @@ async def test_nothing_hidden_reaches_the_other_side_or_a_spectator(
 
             match = await bot.runtime.matches.get_match(match_id)
             state = bot.runtime.state_of(match)
-            sides = {s.side: s for s in match.seats}
             public = public_names(state, content)
             current = {side: await order_lines(bot, match_id, p) for side, p in players.items()}
             lines = {side: current[side] - given[side] for side in players}
@@ -122,7 +124,10 @@ async def test_nothing_hidden_reaches_the_other_side_or_a_spectator(
                 given[side] |= current[side]
             for side, owner in players.items():
                 other = side.other
-                deck = sides[other].spells or ()
+                mine = state.player(other)
+                deck = {
+                    content.spells[c.spell_id].name for c in mine.hand + mine.deck + mine.discard
+                }
                 names = hidden_names(state, side, content) - public
                 secrets = names | lines[side]
                 # The scan finds them where they belong: the owner's sheet names the spells
@@ -134,7 +139,7 @@ async def test_nothing_hidden_reaches_the_other_side_or_a_spectator(
                 # the very same line.
                 orders = lines[side] - given[other]
                 looks = [
-                    (players[other].user, names - {content.spells[i].name for i in deck} | orders),
+                    (players[other].user, names - deck | orders),
                     (world.carol.user, names | orders),
                 ]
                 for viewer, hidden in looks:
