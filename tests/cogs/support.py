@@ -68,9 +68,11 @@ def posts(sandbox: Sandbox, channel: Channel, prefix: str) -> list[Message]:
     return [m for m in sandbox.messages(channel) if titled(m, prefix)]
 
 
-async def create_match(world: World, *, bob_deck: str = "starter:life") -> tuple[Channel, int]:
+async def create_match(
+    world: World, *, alice_deck: str = "starter:war", bob_deck: str = "starter:life"
+) -> tuple[Channel, int]:
     """Alice challenges Bob in the lobby; Bob joins; the match starts."""
-    result = await world.alice.slash("match create", opponent=world.bob.user, deck="starter:war")
+    result = await world.alice.slash("match create", opponent=world.bob.user, deck=alice_deck)
     await result.wait_done(timeout=TIMEOUT)
     sandbox = world.sandbox
 
