@@ -197,28 +197,34 @@ class OutboxQueries(Queries):
     async def list_outbox(
         self, *, match_id: int | None = None, kind: str | None = None
     ) -> list[OutboxRecord]:
-        where: list[str] = []
-        args: list[Any] = []
-        if match_id is not None:
-            where.append("match_id = ?")
-            args.append(match_id)
-        if kind is not None:
-            where.append("kind = ?")
-            args.append(kind)
+        where, args = _outbox_filter(match_id=match_id, kind=kind)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         rows = await self.tx.fetchall(f"SELECT * FROM outbox{clause} ORDER BY id", *args)
         return [_outbox(r) for r in rows]
 
     async def count_outbox(self, status: str | None = None, *, guild_id: str | None = None) -> int:
         """Rows (of ``status``); with ``guild_id``, only those of that server's matches."""
-        where, args = _outbox_filter(status, guild_id)
+        where, args = _outbox_filter(status=status, guild_id=guild_id)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         return int(await self.tx.fetchval(f"SELECT COUNT(*) FROM outbox{clause}", *args))
 
 
-def _outbox_filter(status: str | None, guild_id: str | None) -> tuple[list[str], list[Any]]:
+def _outbox_filter(
+    *,
+    status: str | None = None,
+    guild_id: str | None = None,
+    match_id: int | None = None,
+    kind: str | None = None,
+) -> tuple[list[str], list[Any]]:
+    """The WHERE conditions and their arguments for the filters given (None: any)."""
     where: list[str] = []
     args: list[Any] = []
+    if match_id is not None:
+        where.append("match_id = ?")
+        args.append(match_id)
+    if kind is not None:
+        where.append("kind = ?")
+        args.append(kind)
     if status is not None:
         where.append("status = ?")
         args.append(status)

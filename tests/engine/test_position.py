@@ -10,8 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.content import load_content
-from engine.legal import castable, legal_moves, trainable
-from engine.orders import CastOrder, MoveOrder, Orders
 from engine.position import Position, PositionIndex
 from engine.rng import turn_rng
 from engine.setup import new_game
@@ -19,31 +17,13 @@ from engine.spells.hooks import SPELL_HOOKS
 from engine.state import GLOBE, GameState, HostRef, Side, evolve
 from engine.turn import resolve_turn
 from engine.world import World
-from tests.engine.conftest import classic_config
+from tests.engine.conftest import classic_config, random_orders
 
 CONTENT = load_content()
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Every id set a reader selects spells by: the ids carrying each continuous primitive.
 ID_SETS = [CONTENT.index.ops[op] for op in sorted(CONTENT.index.ops)]
-
-
-def _orders(state: GameState, rnd: random.Random) -> dict[Side, Orders]:
-    out = {}
-    for side in (Side.RED, Side.BLUE):
-        moves = [
-            MoveOrder(gid, rnd.choice(dests))
-            for gid, dests in legal_moves(state, side, CONTENT).items()
-            if dests and rnd.random() < 0.8
-        ]
-        trains = [rnd.choice(opts) for opts in trainable(state, side, CONTENT).values()]
-        casts = [
-            CastOrder(uid, rnd.choice(targets))
-            for uid, targets in castable(state, side, CONTENT).items()
-            if rnd.random() < 0.6
-        ]
-        out[side] = Orders(casts=tuple(casts), moves=tuple(moves), trains=tuple(trains))
-    return out
 
 
 def _hosts(state: GameState) -> list[HostRef]:
@@ -145,7 +125,9 @@ def test_the_world_and_the_index_read_played_positions_alike(seed: int, play: in
         # A World changed in place still reads like a fresh index over its snapshot.
         _stir(world, rnd)
         _agree(world, world.state)
-        state, _ = resolve_turn(state, _orders(state, rnd), content=CONTENT)
+        state, _ = resolve_turn(
+            state, random_orders(state, rnd, CONTENT, move=0.8, cast=0.6), content=CONTENT
+        )
 
 
 # Classes that answer "which spells sit on this host?", and why each exists. A new one is a

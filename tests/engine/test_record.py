@@ -8,33 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.content import load_content
-from engine.legal import castable, legal_moves, trainable
-from engine.orders import CastOrder, MoveOrder, Orders
 from engine.report import Recorder
 from engine.setup import new_game
-from engine.state import GameState, Side
 from engine.turn import resolve_turn
-from tests.engine.conftest import classic_config
+from tests.engine.conftest import classic_config, random_orders
 
 CONTENT = load_content()
-
-
-def _orders(state: GameState, rnd: random.Random) -> dict[Side, Orders]:
-    out = {}
-    for side in (Side.RED, Side.BLUE):
-        moves = [
-            MoveOrder(gid, rnd.choice(dests))
-            for gid, dests in legal_moves(state, side, CONTENT).items()
-            if dests and rnd.random() < 0.9
-        ]
-        trains = [rnd.choice(opts) for opts in trainable(state, side, CONTENT).values()]
-        casts = [
-            CastOrder(uid, rnd.choice(targets))
-            for uid, targets in castable(state, side, CONTENT).items()
-            if rnd.random() < 0.7
-        ]
-        out[side] = Orders(casts=tuple(casts), moves=tuple(moves), trains=tuple(trains))
-    return out
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,7 +24,7 @@ def test_a_silent_turn_reaches_the_recorded_state(seed: int, play: int) -> None:
     for _ in range(14):
         if state.result is not None:
             break
-        orders = _orders(state, rnd)
+        orders = random_orders(state, rnd, CONTENT, move=0.9, cast=0.7)
         recorded, report = resolve_turn(state, orders, content=CONTENT)
         silent, quiet = resolve_turn(state, orders, content=CONTENT, record=False)
         assert silent == recorded

@@ -10,20 +10,12 @@ from tests.storage.test_store import new_match
 async def test_the_deadline_anchor_round_trips(store: Store) -> None:
     async with store.write() as s:
         plain = await new_match(s)
-        anchored = await s.insert_match(
-            created_by="alice",
-            guild_id="g1",
-            channel_id="c2",
-            ruleset="classic",
-            realm="veldt",
-            board="classic",
-            symmetric=False,
+        anchored = await new_match(
+            s,
             seed=8,
+            channel_id="c2",
             turn_seconds=86400,
-            no_show_limit=3,
-            grace_seconds=0,
             reminders=[3600],
-            now=1_000,
             deadline_clock=20 * 60,
             deadline_days="mon-fri",
             deadline_zone="Europe/Paris",

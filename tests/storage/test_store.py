@@ -15,22 +15,24 @@ from storage.migrate import migrate, migrations_for
 from tests.storage.entries import RawEntry
 
 
-async def new_match(s: Session, *, seed: int = 7, now: int = 1_000) -> int:
-    match_id = await s.insert_match(
-        created_by="alice",
-        guild_id="g1",
-        channel_id="c1",
-        ruleset="classic",
-        realm="veldt",
-        board="classic",
-        symmetric=False,
-        seed=seed,
-        turn_seconds=60,
-        no_show_limit=3,
-        grace_seconds=0,
-        reminders=[30],
-        now=now,
-    )
+async def new_match(s: Session, *, seed: int = 7, now: int = 1_000, **fields: Any) -> int:
+    """A two-seat match of server g1; ``fields`` override what ``insert_match`` is given."""
+    match: dict[str, Any] = {
+        "created_by": "alice",
+        "guild_id": "g1",
+        "channel_id": "c1",
+        "ruleset": "classic",
+        "realm": "veldt",
+        "board": "classic",
+        "symmetric": False,
+        "seed": seed,
+        "turn_seconds": 60,
+        "no_show_limit": 3,
+        "grace_seconds": 0,
+        "reminders": [30],
+        "now": now,
+    }
+    match_id = await s.insert_match(**(match | fields))
     await s.insert_seat(match_id, 0, "alice", None, "war", ["a"] * 30)
     await s.insert_seat(match_id, 1, "bob", None, "life", ["b"] * 30)
     return match_id
@@ -263,21 +265,7 @@ async def test_outbox_keys_are_unique_and_claims_exclusive(db_url: str) -> None:
 async def test_outbox_counts_and_given_up_rows_of_one_server(store: Store) -> None:
     async with store.write() as s:
         here = await new_match(s)
-        there = await s.insert_match(
-            created_by="zed",
-            guild_id="g2",
-            channel_id="c2",
-            ruleset="classic",
-            realm="veldt",
-            board="classic",
-            symmetric=False,
-            seed=8,
-            turn_seconds=60,
-            no_show_limit=3,
-            grace_seconds=0,
-            reminders=[30],
-            now=1_000,
-        )
+        there = await new_match(s, seed=8, created_by="zed", guild_id="g2", channel_id="c2")
         for key, match_id in (("a", here), ("b", here), ("c", there), ("d", None)):
             await s.add_outbox(RawEntry(key, "x", outbox_match_id=match_id), now=10)
         rows = {o.key: o for o in await s.claim_outbox(20, "n", 100, 10)}
