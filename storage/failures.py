@@ -45,9 +45,6 @@ class FailureQueries(Queries):
             failure.retry_at,
         )
 
-    async def clear_resolution_failure(self, match_id: int) -> None:
-        await self.tx.execute("DELETE FROM resolution_failures WHERE match_id = ?", match_id)
-
     async def list_resolution_failures(self, guild_id: str | None) -> list[ResolutionFailure]:
         """The active matches (of one server, or all) whose current turn keeps failing."""
         where = " AND m.guild_id = ?" if guild_id is not None else ""
