@@ -214,15 +214,10 @@ class World(Store):
         """The minion leaves its group (and the group the board when it was the last), with
         the "died" event; ``after``: the uids that hear "minion_died" once it left."""
         group = self.group_map[self._minion_group.pop(minion_id)]
-        minion = None
-        rest = []
-        for m in group.minions:
-            if m.id == minion_id:
-                minion = m
-            else:
-                rest.append(m)
-        assert minion is not None
+        rest = tuple([m for m in group.minions if m.id != minion_id])
         if self.report.recording:
+            minion = group.minion(minion_id)
+            assert minion is not None
             self.report.append(
                 Event.raw(
                     "died",
@@ -241,7 +236,7 @@ class World(Store):
             self._end_spells_on(HostRef.minion(minion_id), "host_died")
         self.revision += 1
         if rest:
-            self.group_map[group.id] = group.with_minions(tuple(rest))
+            self.group_map[group.id] = group.with_minions(rest)
         else:
             self._drop_group(group)
         if after:
