@@ -147,7 +147,9 @@ def update_initiative(world: World) -> None:
     if world.report.recording:
         world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
     for side in SIDES:
-        world.update_player(evolve(world.player(side), captured=0, lost=0))
+        player = world.player(side)
+        if player.captured or player.lost:  # a player record already at zero stays as it is
+            world.update_player(evolve(player, captured=0, lost=0))
     lock = initiative_lock(world)
     if lock is not None:
         world.set_initiative(lock, "locked")
