@@ -11,7 +11,10 @@ not a test. ``--instructions`` then counts one turn of each fixture under callgr
   ten times the largest turn computer players produce);
 - played: every turn of a few long games computer players played (``bench/_played.py``), each
   timed on its own: median and p99 over the turns; then the same turns resolved as the
-  computer's search resolves them (``record=False``), in turns per CPU second.
+  computer's search resolves them (``record=False``), in turns per CPU second;
+- search (``--baseline COMMIT``): turns the strong player's search resolves, per CPU second, with
+  this engine and with the engine at ``COMMIT``, alternately in separate processes
+  (``bench/_baseline.py``).
 Targets: the late game at most 12 M instructions per turn; played turns median at most 0.5 ms,
 p99 at most 2 ms. ``--refresh-played`` plays new games for the played set (after a rules change).
 """
@@ -26,7 +29,7 @@ import sys
 import time
 from dataclasses import replace
 
-from bench import _callgrind, _played
+from bench import _baseline, _callgrind, _played
 from engine.content import Content, load_content
 from engine.coords import coord
 from engine.legal import castable, legal_moves, trainable
@@ -186,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--played-games", type=int, default=12, help="games the refresh plays")
     parser.add_argument("--workers", type=int, default=1, help="processes the refresh plays in")
+    parser.add_argument(
+        "--baseline",
+        metavar="COMMIT",
+        help="then compare simulated turns per second in the strong player's search with the "
+        "engine at COMMIT (e.g. a3c2ac9, before the engine's performance work)",
+    )
     parser.add_argument(_callgrind.FLAG, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     content = load_content()
@@ -231,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
             f"simulated: {silent:,.0f} played turns per CPU second with record=False (the "
             f"computer's search), {recorded:,.0f} with the report ({silent / recorded:.2f}x)"
         )
+    if args.baseline and not args.measure_instructions:
+        print(_baseline.compare(content, args.baseline))
     if args.instructions:
         found = _callgrind.counts("bench.engine", len(FIXTURES) + len(turns))
         if found is None:

@@ -80,9 +80,6 @@ class _Fighter:
         "alive",
         "armor",
         "attacks",
-        "bonus_hand",
-        "bonus_missile",
-        "bonus_round",
         "hand",
         "hit_any",
         "hp",
@@ -91,14 +88,14 @@ class _Fighter:
         "max_armor",
         "misses",
         "missile",
+        "modes",
         "order",
         "output",
+        "plan",
         "striker",
     )
 
-    def __init__(
-        self, minion: Minion, stats: Stats | None, bonus: tuple[str, int, int] | None
-    ) -> None:
+    def __init__(self, minion: Minion, stats: Stats | None) -> None:
         self.id = minion.id
         if stats is None:
             self.hp = minion.hp
@@ -117,13 +114,53 @@ class _Fighter:
         self.order = 0  # place in its group (wise targeting's ties go to the earlier)
         self.misses = 0
         self.hit_any = False
-        # The nation's extra damage (digest 7.4): in round bonus_round (0: none), per mode.
-        if bonus is None:
-            self.bonus_round = self.bonus_hand = self.bonus_missile = 0
-        else:
-            mode, self.bonus_round, amount = bonus
-            self.bonus_hand = amount if mode == "hand" else 0
-            self.bonus_missile = amount if mode == "missile" else 0
+        self.plan: tuple[int | None, ...] = ()
+        self.modes: tuple[tuple[str, str] | None, ...] = ()
+
+
+Plan = tuple[tuple[int | None, ...], tuple[tuple[str, str] | None, ...]]
+
+
+def _plan(
+    hand: int, missile: int, level: int, bonus: tuple[str, int, int] | None, rounds: int
+) -> Plan:
+    """What a minion strikes with in each round of a fight (index: the round's number): the
+    damage of each strike (None: it does not strike that round) and its mode."""
+    first, first_mode = _strike(1, hand, missile, level, None)
+    later, later_mode = _strike(2, hand, missile, level, None)
+    plan = (None, first) + (later,) * (rounds - 1)
+    modes = (None, first_mode) + (later_mode,) * (rounds - 1)
+    # The nation's extra damage (digest 7.4) changes one round, in one mode.
+    if bonus is not None and 1 <= bonus[1] <= rounds:
+        number = bonus[1]
+        extra, extra_mode = _strike(number, hand, missile, level, bonus)
+        plan = (*plan[:number], extra, *plan[number + 1 :])
+        modes = (*modes[:number], extra_mode, *modes[number + 1 :])
+    return plan, modes
+
+
+def _strike(
+    number: int, hand: int, missile: int, level: int, bonus: tuple[str, int, int] | None
+) -> tuple[int | None, tuple[str, str] | None]:
+    """A strike's damage and mode in round ``number`` (None: no strike). Round 1 is missiles
+    only; from round 2 a minion strikes with its better mode, so a spell that raises one damage
+    value never makes it strike weaker (D-COMBAT-MODE); a tie is hand. Damage is +1 a level, and
+    ``bonus`` (the nation's, for this round) adds to its mode."""
+    hand_extra = missile_extra = 0
+    if bonus is not None:
+        if bonus[0] == "hand":
+            hand_extra = bonus[2]
+        elif bonus[0] == "missile":
+            missile_extra = bonus[2]
+    if number == 1:
+        if missile <= 0:
+            return None, None
+        return missile + missile_extra + level, _MISSILE_MODE
+    if hand <= 0 and missile <= 0:
+        return None, None
+    if hand + hand_extra >= missile + missile_extra:
+        return hand + hand_extra + level, _HAND_MODE
+    return missile + missile_extra + level, _MISSILE_MODE
 
 
 def precedence(world: World, group: Group) -> tuple[int, int]:
@@ -140,6 +177,7 @@ def resolve_combat(world: World, strikes: bool = False) -> None:
     at_square = {g.coord: g.id for g in world.groups}
     ordered = sorted(world.groups, key=lambda g: precedence(world, g))
     fought: set[tuple[int, int]] = set()
+    plans: dict[tuple[int, int, int, str | None], Plan] = {}
     for group in ordered:
         if group.id not in world.group_map:
             continue
@@ -154,7 +192,7 @@ def resolve_combat(world: World, strikes: bool = False) -> None:
                 continue
             fought.add(pair)
             if group.id in world.group_map and enemy.id in world.group_map:
-                _fight(world, group.id, enemy.id, strikes)
+                _fight(world, group.id, enemy.id, strikes, plans)
 
 
 def _bonus(world: World, nation: str | None) -> tuple[str, int, int] | None:
@@ -164,18 +202,27 @@ def _bonus(world: World, nation: str | None) -> tuple[str, int, int] | None:
     return (spec.bonus_mode, spec.bonus_round, spec.bonus_amount)
 
 
-def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> list[_Fighter]:
-    """The group's living minions with their effective stats (spells folded in)."""
+def _load(
+    world: World,
+    group_id: int,
+    carried: dict[int, tuple[int, bool]],
+    rounds: int,
+    plans: dict[tuple[int, int, int, str | None], Plan],
+) -> list[_Fighter]:
+    """The group's living minions with their effective stats (spells folded in), for a fight of
+    at most ``rounds`` rounds; ``plans`` keeps the turn's strike plans by stats and nation."""
     group = world.group_map.get(group_id)
     if group is None:
         return []
-    bonuses: dict[str | None, tuple[str, int, int] | None] = {}
     fighters = []
     per_member = effective_stats(world, group)
     for index, m in enumerate(group.minions):
-        if m.nation not in bonuses:
-            bonuses[m.nation] = _bonus(world, m.nation)
-        f = _Fighter(m, None if per_member is None else per_member[index], bonuses[m.nation])
+        f = _Fighter(m, None if per_member is None else per_member[index])
+        key = (f.hand, f.missile, f.level, m.nation)
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = _plan(f.hand, f.missile, f.level, _bonus(world, m.nation), rounds)
+        f.plan, f.modes = plan
         f.order = index
         if carried:
             f.misses, f.hit_any = carried.get(m.id, (0, False))
@@ -183,16 +230,23 @@ def _load(world: World, group_id: int, carried: dict[int, tuple[int, bool]]) -> 
     return fighters
 
 
-def _fight(world: World, first_id: int, second_id: int, strikes: bool) -> None:
+def _fight(
+    world: World,
+    first_id: int,
+    second_id: int,
+    strikes: bool,
+    plans: dict[tuple[int, int, int, str | None], Plan],
+) -> None:
     first = world.group_map[first_id]
     second = world.group_map[second_id]
-    world.emit(
-        "combat",
-        at=first.coord.name,
-        against=second.coord.name,
-        groups=(first_id, second_id),
-        sides=(str(first.owner), str(second.owner)),
-    )
+    if world.report.recording:
+        world.emit(
+            "combat",
+            at=first.coord.name,
+            against=second.coord.name,
+            groups=(first_id, second_id),
+            sides=(str(first.owner), str(second.owner)),
+        )
     max_rounds = world.options.max_rounds
     carried: dict[int, tuple[int, bool]] = {}  # misses and hit_any survive from round to round
     reason = "max_rounds"
@@ -224,7 +278,10 @@ def _fight(world: World, first_id: int, second_id: int, strikes: bool) -> None:
             for fighters in sides:
                 for f in fighters:
                     carried[f.id] = (f.misses, f.hit_any)
-            sides = (_load(world, first_id, carried), _load(world, second_id, carried))
+            sides = (
+                _load(world, first_id, carried, max_rounds, plans),
+                _load(world, second_id, carried, max_rounds, plans),
+            )
             seen = world.revision
             stop = _stop(sides, renew_armor=False)
         else:
@@ -315,26 +372,14 @@ def _round(
         # choice is either what it was or the victim hit (see _prefers).
         choice: dict[int, _Fighter | None] = {}
         for attacker in attackers:
-            hand, missile = attacker.hand, attacker.missile
-            if attacker.bonus_round == number:  # the nation's extra damage (digest 7.4)
-                hand_extra, missile_extra = attacker.bonus_hand, attacker.bonus_missile
-            else:
-                hand_extra = missile_extra = 0
-            if number == 1:
-                if missile <= 0:
-                    continue
-                mode_pair, damage = _MISSILE_MODE, missile + missile_extra
-            elif hand > 0 or missile > 0:
-                # From round 2 a minion strikes with its better mode, so a spell that raises one
-                # damage value never makes it strike weaker (D-COMBAT-MODE); a tie is hand.
-                if hand + hand_extra >= missile + missile_extra:
-                    mode_pair, damage = _HAND_MODE, hand + hand_extra
-                else:
-                    mode_pair, damage = _MISSILE_MODE, missile + missile_extra
-            else:
+            damage = attacker.plan[number]
+            if damage is None:
                 continue
-            damage += attacker.level
-            as_attacker = ("attacker", attacker.id) if append is not None else None
+            level = attacker.level
+            streak = attacker.misses
+            if append is not None:
+                as_attacker = ("attacker", attacker.id)
+                mode_pair = attacker.modes[number]
             for _ in range(attacker.attacks):
                 if damage in choice:
                     victim = choice[damage]
@@ -361,8 +406,8 @@ def _round(
                     choice[damage] = victim
                 if victim is None:
                     break
-                if attacker.misses < 2 and roll() >= chance[attacker.level - victim.level]:
-                    attacker.misses += 1
+                if streak < 2 and roll() >= chance[level - victim.level]:
+                    streak += 1
                     misses += 1
                     if append is not None:
                         fields = (
@@ -376,12 +421,18 @@ def _round(
                         )
                         append(new(Event, ("strike", fields)))
                     continue
-                attacker.misses = 0
+                streak = 0
                 attacker.hit_any = True
-                soaked = victim.armor if victim.armor < damage else damage
-                victim.armor -= soaked
-                taken = damage - soaked
-                victim.hp -= taken
+                armor = victim.armor
+                if armor < damage:
+                    soaked = armor
+                    victim.armor = 0
+                    taken = damage - armor
+                else:
+                    soaked = damage
+                    victim.armor = armor - damage
+                    taken = 0
+                hp = victim.hp = victim.hp - taken
                 hits += 1
                 dealt += taken
                 if append is not None:
@@ -389,13 +440,13 @@ def _round(
                         as_attacker,
                         damage_pairs[taken],
                         _HIT,
-                        hp_pairs[victim.hp],
+                        hp_pairs[hp],
                         mode_pair,
                         soaked_pairs[soaked],
                         ("victim", victim.id),
                     )
                     append(new(Event, ("strike", fields)))
-                if victim.hp <= 0:
+                if hp <= 0:
                     choice.clear()
                     _kill(world, victim, victim_group, attacker.id)
                     if not victim.alive:
@@ -406,6 +457,7 @@ def _round(
                     for other, chosen in choice.items():
                         if chosen is not victim and _prefers(victim, chosen, other):
                             choice[other] = victim
+            attacker.misses = streak
         tally[index] = hits
         tally[2 + index] = misses
         tally[4 + index] = dealt

@@ -116,24 +116,26 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
                     break
                 at = step
         if at == start:
-            world.emit(
-                "blocked",
-                group=group.id,
-                side=str(group.owner),
-                **{"from": start.name},
-                to=move.dest.name,
-                reason=reason,
-            )
+            if world.report.recording:
+                world.emit(
+                    "blocked",
+                    group=group.id,
+                    side=str(group.owner),
+                    **{"from": start.name},
+                    to=move.dest.name,
+                    reason=reason,
+                )
             continue
         occupants[start].remove(group.id)
         occupants.setdefault(at, []).append(group.id)
         origin[group.id] = start
         rank[group.id] = move.rank
         world.place_group(group.id, at)
-        world.emit(
-            "moved", group=group.id, side=str(group.owner), **{"from": start.name}, to=at.name
-        )
-        if at != move.dest:
+        if world.report.recording:
+            world.emit(
+                "moved", group=group.id, side=str(group.owner), **{"from": start.name}, to=at.name
+            )
+        if at != move.dest and world.report.recording:
             world.emit(
                 "blocked",
                 group=group.id,
@@ -195,14 +197,15 @@ def _bounce(
         world.emit("moonwalk_failed", group=group.id, side=str(group.owner), at=here.name)
         world.remove_group(group.id, "removed")
         return
-    world.emit(
-        "bounced",
-        group=group.id,
-        side=str(group.owner),
-        **{"from": here.name},
-        to=home.name,
-        reason="lost_vote",
-    )
+    if world.report.recording:
+        world.emit(
+            "bounced",
+            group=group.id,
+            side=str(group.owner),
+            **{"from": here.name},
+            to=home.name,
+            reason="lost_vote",
+        )
     blockers = [world.group_map[o] for o in occupants.get(home, ())]
     if any(not joinable(world, group, b) and not joinable(world, b, group) for b in blockers):
         world.emit("moonwalk_failed", group=group.id, side=str(group.owner), at=home.name)

@@ -92,7 +92,7 @@ def draw_cards(world: World) -> None:
         world.update_player(
             evolve(player, hand=player.hand + drawn, deck=player.deck[len(drawn) :])
         )
-        if drawn:
+        if drawn and world.report.recording:
             world.emit("drew", side=str(side), count=len(drawn))
         if len(drawn) < need:
             world.emit("deck_empty", side=str(side))
@@ -129,13 +129,14 @@ def produce_novices(world: World, captured: set[int]) -> None:
             counter = 0
             nation = world.content.houses[world.player(Side(structure.owner)).house].nation
             novices = (*novices, nation)
-            world.emit(
-                "novice",
-                structure=structure.id,
-                at=structure.coord.name,
-                side=str(structure.owner),
-                nation=nation,
-            )
+            if world.report.recording:
+                world.emit(
+                    "novice",
+                    structure=structure.id,
+                    at=structure.coord.name,
+                    side=str(structure.owner),
+                    nation=nation,
+                )
         world.update_structure(evolve(structure, counter=counter, novices=novices))
 
 
@@ -143,9 +144,12 @@ def update_initiative(world: World) -> None:
     """Step 7 (I3, I4, I6): the higher structure delta takes initiative; equal deltas keep it;
     a locking spell (Lienna) overrides both."""
     deltas = {side: world.player(side).captured - world.player(side).lost for side in SIDES}
-    world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
+    if world.report.recording:
+        world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
     for side in SIDES:
-        world.update_player(evolve(world.player(side), captured=0, lost=0))
+        player = world.player(side)
+        if player.captured or player.lost:  # a player record already at zero stays as it is
+            world.update_player(evolve(player, captured=0, lost=0))
     lock = initiative_lock(world)
     if lock is not None:
         world.set_initiative(lock, "locked")
@@ -166,12 +170,13 @@ def generate_mana(world: World) -> None:
                     structure, house.primary, house.secondary, world.content.economy
                 )
         world.gain(side, gained)
-        world.emit(
-            "mana",
-            side=str(side),
-            gained=str(gained),
-            pool=str(world.player(side).pool),
-        )
+        if world.report.recording:
+            world.emit(
+                "mana",
+                side=str(side),
+                gained=str(gained),
+                pool=str(world.player(side).pool),
+            )
 
 
 def check_sanctum_capture(world: World) -> None:

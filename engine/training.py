@@ -76,16 +76,17 @@ def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> 
             world.update_player(
                 evolve(player, mana_novices=player.mana_novices + gained, pool=player.pool + gained)
             )
-            world.emit(
-                "trained",
-                side=str(side),
-                structure=structure.id,
-                at=structure.coord.name,
-                trained_as="mana",
-                mana_type=mana_type,
-                group=None,
-                minion=None,
-            )
+            if world.report.recording:
+                world.emit(
+                    "trained",
+                    side=str(side),
+                    structure=structure.id,
+                    at=structure.coord.name,
+                    trained_as="mana",
+                    mana_type=mana_type,
+                    group=None,
+                    minion=None,
+                )
             continue
         minion = world.new_minion(order.kind, nation)
         existing = world.group_at(structure.coord)
@@ -94,14 +95,15 @@ def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> 
         else:
             world.add_minion(existing.id, minion)
             group_id = existing.id
-        world.emit(
-            "trained",
-            side=str(side),
-            structure=structure.id,
-            at=structure.coord.name,
-            trained_as=order.kind,
-            mana_type=None,
-            group=group_id,
-            minion=minion.id,
-        )
+        if world.report.recording:
+            world.emit(
+                "trained",
+                side=str(side),
+                structure=structure.id,
+                at=structure.coord.name,
+                trained_as=order.kind,
+                mana_type=None,
+                group=group_id,
+                minion=minion.id,
+            )
     return problems

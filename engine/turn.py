@@ -21,7 +21,7 @@ from engine.report import TurnReport
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.phase import run_spell_phase
-from engine.spells.targeting import validate_casts
+from engine.spells.targeting import cast_problems
 from engine.start import run_start_of_turn
 from engine.state import SIDES, GameState, Result, Side
 from engine.training import apply_training
@@ -152,7 +152,7 @@ def _castable(world: World, side: Side, orders: Orders) -> list[CastOrder]:
     """The casts that pass targeting on the position after training (the rest are refused)."""
     if not orders.casts:
         return []
-    problems = validate_casts(world.state, side, list(orders.casts), world.content)
+    problems = cast_problems(world, side, list(orders.casts))
     _refuse(world, side, problems)
     bad = {p.order_index for p in problems if p.section in (None, "casts")}
     if None in bad:

@@ -128,7 +128,8 @@ class World(Store):
         self.revision += 1
         for m in members:
             self._minion_group[m.id] = group.id
-        self.emit("group_created", group=group.id, side=str(owner), at=at.name)
+        if self.report.recording:
+            self.emit("group_created", group=group.id, side=str(owner), at=at.name)
         return group
 
     def new_minion(
@@ -155,7 +156,8 @@ class World(Store):
         group = self.group_map[self._minion_group[minion_id]]
         hp = minion.hp - amount
         self.update_minion(minion.with_hp(hp))
-        self.emit("damaged", minion=minion_id, group=group.id, amount=amount, source=source)
+        if self.report.recording:
+            self.emit("damaged", minion=minion_id, group=group.id, amount=amount, source=source)
         if hp <= 0:
             return self.kill_minion(minion_id, "killed" if by is not None else "died", by=by)
         return False
@@ -212,15 +214,10 @@ class World(Store):
         """The minion leaves its group (and the group the board when it was the last), with
         the "died" event; ``after``: the uids that hear "minion_died" once it left."""
         group = self.group_map[self._minion_group.pop(minion_id)]
-        minion = None
-        rest = []
-        for m in group.minions:
-            if m.id == minion_id:
-                minion = m
-            else:
-                rest.append(m)
-        assert minion is not None
+        rest = tuple([m for m in group.minions if m.id != minion_id])
         if self.report.recording:
+            minion = group.minion(minion_id)
+            assert minion is not None
             self.report.append(
                 Event.raw(
                     "died",
@@ -239,7 +236,7 @@ class World(Store):
             self._end_spells_on(HostRef.minion(minion_id), "host_died")
         self.revision += 1
         if rest:
-            self.group_map[group.id] = group.with_minions(tuple(rest))
+            self.group_map[group.id] = group.with_minions(rest)
         else:
             self._drop_group(group)
         if after:
@@ -339,13 +336,14 @@ class World(Store):
         self.structure_map[structure.id] = structure
         self._structure_at[at] = structure.id
         self.set_terrain(at, "plains")
-        self.emit(
-            "structure_created",
-            structure=structure.id,
-            at=at.name,
-            structure_kind=kind,
-            side=str(owner),
-        )
+        if self.report.recording:
+            self.emit(
+                "structure_created",
+                structure=structure.id,
+                at=at.name,
+                structure_kind=kind,
+                side=str(owner),
+            )
         self._clear_square(at)
         return structure
 
@@ -376,13 +374,14 @@ class World(Store):
         del self._structure_at[structure.coord]
         if structure.owner != NEUTRAL:
             self._count(Side(structure.owner), lost=1)
-        self.emit(
-            "structure_destroyed",
-            structure=structure_id,
-            at=structure.coord.name,
-            structure_kind=structure.kind,
-            side=str(structure.owner),
-        )
+        if self.report.recording:
+            self.emit(
+                "structure_destroyed",
+                structure=structure_id,
+                at=structure.coord.name,
+                structure_kind=structure.kind,
+                side=str(structure.owner),
+            )
         self._end_spells_on(HostRef.structure(structure_id), "host_destroyed")
 
     def capture_structure(
@@ -400,15 +399,16 @@ class World(Store):
         self._count(side, captured=1)
         if old.owner != NEUTRAL:
             self._count(Side(old.owner), lost=1)
-        self.emit(
-            "captured",
-            structure=structure_id,
-            at=old.coord.name,
-            structure_kind=old.kind,
-            side=str(side),
-            **{"from": str(old.owner)},
-            mana_type=mana_type,
-        )
+        if self.report.recording:
+            self.emit(
+                "captured",
+                structure=structure_id,
+                at=old.coord.name,
+                structure_kind=old.kind,
+                side=str(side),
+                **{"from": str(old.owner)},
+                mana_type=mana_type,
+            )
         self._clear_square(old.coord)
 
     # ------------------------------------------------------------------ initiative and result
@@ -457,14 +457,15 @@ class World(Store):
         self.spell_map[spell.uid] = spell
         self.revision += 1
         self.presence.added(spell)
-        self.emit(
-            "spell_added",
-            spell=spell_id,
-            uid=spell.uid,
-            side=str(owner),
-            host=_host_text(host),
-            card=card_uid,
-        )
+        if self.report.recording:
+            self.emit(
+                "spell_added",
+                spell=spell_id,
+                uid=spell.uid,
+                side=str(owner),
+                host=_host_text(host),
+                card=card_uid,
+            )
         return spell
 
     def update_spell(self, spell: ActiveSpell) -> None:
@@ -480,14 +481,15 @@ class World(Store):
         if spell is not None:
             self.revision += 1
             self.presence.removed(spell)
-            self.emit(
-                "spell_ended",
-                spell=spell.spell_id,
-                uid=uid,
-                side=str(spell.owner),
-                host=_host_text(spell.host),
-                reason=reason,
-            )
+            if self.report.recording:
+                self.emit(
+                    "spell_ended",
+                    spell=spell.spell_id,
+                    uid=uid,
+                    side=str(spell.owner),
+                    host=_host_text(spell.host),
+                    reason=reason,
+                )
 
     def _end_spells_on(self, host: HostRef, reason: str) -> None:
         """A host left play: its spells end (S8), their cards go to the discard pile."""

@@ -384,7 +384,12 @@ def validate_casts(
 
     S5's limit "up to their hand" follows from each held card being cast at most once.
     """
-    view = PositionIndex(state, content)
+    return cast_problems(PositionIndex(state, content), side, casts)
+
+
+def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> list[Problem]:
+    """:func:`validate_casts` on any position: the turn checks its casts on its live World
+    (the position after training) without a frozen copy of it."""
     hand, house, pool, log = _player_bits(view, side)
     out: list[Problem] = []
 
@@ -418,9 +423,9 @@ def validate_casts(
                 )
             bound_used.add(key)
             if (
-                not state.options.magic_duel
+                not view.options.magic_duel
                 and is_high_power(spell, cast)
-                and resolved.high_turn == state.turn - 1
+                and resolved.high_turn == view.turn - 1
             ):
                 add(
                     index,
@@ -444,7 +449,7 @@ def validate_casts(
                     Problem("non_cumulative", f"{spell.name} is already cast on that target"),
                 )
             per_target.add(aimed)
-        cost = cast_cost(spell, cast, state.turn, resolved.source)
+        cost = cast_cost(spell, cast, view.turn, resolved.source)
         reserved = reserved + cost
         if not pool.covers(reserved):
             add(index, Problem("no_mana", f"not enough mana left for {spell.name}"))
