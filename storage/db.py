@@ -12,7 +12,7 @@ import logging
 import re
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -44,6 +44,11 @@ class Tx(ABC):
     @abstractmethod
     async def execute(self, sql: str, *args: Any) -> int:
         """Run a statement; return the number of rows it changed."""
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run a statement once for each row of arguments, in one call to the driver (one
+        round trip to SQLite's thread; one pipelined exchange with PostgreSQL)."""
 
     @abstractmethod
     async def fetchall(self, sql: str, *args: Any) -> list[Row]: ...
@@ -112,6 +117,12 @@ class _SqliteTx(Tx):
         except aiosqlite.IntegrityError as exc:
             raise ConflictError(str(exc)) from exc
         return int(cursor.rowcount)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._conn.executemany(sql, rows)
+        except aiosqlite.IntegrityError as exc:
+            raise ConflictError(str(exc)) from exc
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]:
         try:
@@ -239,6 +250,12 @@ class _PostgresTx(Tx):
             raise ConflictError(str(exc)) from exc
         last = status.rsplit(" ", 1)[-1]
         return int(last) if last.isdigit() else 0
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._conn.executemany(_to_dollar(sql), rows)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise ConflictError(str(exc)) from exc
 
     async def fetchall(self, sql: str, *args: Any) -> list[Row]:
         try:

@@ -11,7 +11,7 @@ import pytest
 from engine.state import GameState
 from service import engine_bridge as eb
 from service.clock import ManualClock
-from service.matches import MatchService
+from service.matches import MatchService, resolution
 from service.matches.resolution import RETRY_BASE_MS, RETRY_MAX_MS, retry_delay_ms
 from tests.service.matchkit import player_on, started_match
 
@@ -83,15 +83,14 @@ async def test_a_write_that_fails_for_one_match_holds_up_no_other(
 ) -> None:
     matches = [await started_match(service, turn_seconds=60) for _ in range(4)]
     bad = matches[1].id
-    resolver = service._resolver
-    write = resolver._write
+    writes = resolution._writes
 
-    async def failing_write(s: Any, final: Any, now: int) -> Any:
+    def failing_writes(final: Any, now: int) -> Any:
         if final.plan.match.id == bad:
             raise RuntimeError("disk full")
-        return await write(s, final, now)
+        return writes(final, now)
 
-    monkeypatch.setattr(resolver, "_write", failing_write)
+    monkeypatch.setattr(resolution, "_writes", failing_writes)
     clock.advance(61)
     resolved = await service.run_due()
     assert sorted(r.match_id for r in resolved) == sorted(m.id for m in matches if m.id != bad)
