@@ -14,6 +14,10 @@ target's case: at most 6 s for 1,000 matches, the whole process tree at most 300
 
 PostgreSQL comes from SANCTUM_TEST_POSTGRES_URL, or from scripts/postgres.sh when unset; each
 run uses a fresh schema and drops it afterwards.
+
+``--instructions`` then counts one worker job of the late game under callgrind (see
+``bench/_callgrind.py``): decoding the stored state, resolving the turn, encoding the new state
+and the report (``engine_bridge.resolve_many_encoded``), and each of those parts alone.
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import resource
 import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import timedelta
 from pathlib import Path
@@ -35,10 +40,11 @@ from typing import Any
 
 import asyncpg
 
+from bench import _callgrind
 from bench.engine import late_game
 from engine.content import load_content
 from engine.setup import default_deck
-from engine.state import Side
+from engine.state import GameState, Side
 from service import engine_bridge as eb
 from service.clock import ManualClock, to_ms
 from service.matches import MatchService
@@ -124,6 +130,39 @@ async def populate(store: Store, count: int, deadline: int, now: int, position: 
                     await s.put_orders(match_id, turn, "red", orders, confirmed=False, now=now)
 
 
+# The parts of one worker job that `--instructions` counts, in order.
+JOB_PARTS = ("whole job", "decode", "turn", "encode state", "encode report")
+
+
+def measure_job() -> None:
+    """Under callgrind: one late-game worker job, then each of its parts."""
+    content = load_content()
+    late = late_game(content)[0]
+    text = late.to_json()
+    hand = late.players[0].hand
+    # The orders half the bench's matches have (see `populate`).
+    orders: dict[str, Any] = {
+        "casts": [],
+        "moves": [],
+        "trains": [],
+        "discard": {"card_uid": hand[0].uid},
+        "confirmed": False,
+    }
+    jobs: list[tuple[str, dict[str, Any]]] = [(text, {"red": orders, "blue": None})]
+    state = GameState.from_dict(json.loads(text))
+    new_state, report = eb.resolve_game(state, jobs[0][1])
+    parts: list[Callable[[], object]] = [
+        lambda: eb.resolve_many_encoded(jobs),
+        lambda: GameState.from_dict(json.loads(text)),
+        lambda: eb.resolve_game(state, jobs[0][1]),
+        new_state.to_json,
+        report.to_json,
+    ]
+    for part in parts:
+        part()  # warmed up: the measured call finds every cache as a long-lived worker does
+        _callgrind.measured(part)
+
+
 def _children_cpu() -> float:
     """CPU seconds of the ended child processes (the workers, once shut down)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -204,7 +243,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--position", choices=["opening", "late"], default="opening")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="then count one late-game worker job's instructions with callgrind (needs valgrind)",
+    )
+    parser.add_argument(_callgrind.FLAG, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure_instructions:
+        measure_job()
+        return
     backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
     print(
         f"{args.matches} matches due at one instant ({args.position} positions), "
@@ -228,6 +276,8 @@ def main() -> None:
         f"worker), at most {own + largest * args.workers:.0f} MB for the process tree; "
         "target <= 300 MB"
     )
+    if args.instructions:
+        _callgrind.report("bench.service", JOB_PARTS, unit="late-game worker job")
 
 
 if __name__ == "__main__":

@@ -13,13 +13,15 @@ id names one thing for the whole match and creation order is id order.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from json.encoder import encode_basestring_ascii
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
-from engine.coords import Coord
+from engine.coords import MAX_SIZE, Coord, coord
 
 FORMAT_VERSION: Final = 1
 
@@ -45,12 +47,17 @@ Owner: TypeAlias = Side | Literal["neutral"]
 SIDES: Final = (Side.RED, Side.BLUE)
 
 
+# Owners by their stored names: a lookup, not the enum's call, for the hundreds of owners a
+# late-game state holds.
+_OWNERS: Final[Mapping[object, Owner]] = MappingProxyType(
+    {"red": Side.RED, "blue": Side.BLUE, NEUTRAL: NEUTRAL}
+)
+
+
 def owner_from(value: object) -> Owner:
-    if value == NEUTRAL:
-        return NEUTRAL
     try:
-        return Side(cast(str, value))
-    except ValueError:
+        return _OWNERS[value]
+    except (KeyError, TypeError):
         raise StateFormatError(f"owner must be red, blue or neutral, not {value!r}") from None
 
 
@@ -163,6 +170,18 @@ class Mana:
 
 # ------------------------------------------------------------------------------- board items
 
+# Every square's canonical name ("D4"), as states store them: a lookup instead of the parser's
+# regular expression for the hundreds of squares a state names.
+_COORD_NAMES: Final[Mapping[str, Coord]] = MappingProxyType(
+    {coord(x, y).name: coord(x, y) for x in range(MAX_SIZE) for y in range(MAX_SIZE)}
+)
+
+
+def parse_coord(text: object) -> Coord:
+    """:meth:`Coord.parse` (which reads any spelling it accepts), quicker on canonical names."""
+    found = _COORD_NAMES.get(text) if isinstance(text, str) else None
+    return Coord.parse(cast(str, text)) if found is None else found
+
 
 @dataclass(frozen=True, slots=True)
 class Square:
@@ -174,9 +193,13 @@ class Square:
     def to_dict(self) -> dict[str, Any]:
         return {"coord": self.coord.name, "terrain": self.terrain}
 
+    def to_json(self) -> str:
+        """``json_text(self.to_dict())``, written directly (a state has about a hundred)."""
+        return f'{{"coord":"{self.coord.name}","terrain":{_quoted(self.terrain)}}}'
+
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Square:
-        return Square(Coord.parse(data["coord"]), str(data["terrain"]))
+        return Square(parse_coord(data["coord"]), str(data["terrain"]))
 
 
 StructureKind: TypeAlias = Literal["sanctum", "town", "colony"]
@@ -218,7 +241,7 @@ class Structure:
         return Structure(
             id=int(data["id"]),
             kind=kind,
-            coord=Coord.parse(data["coord"]),
+            coord=parse_coord(data["coord"]),
             owner=owner_from(data["owner"]),
             novices=tuple(str(n) for n in data.get("novices", ())),
             counter=int(data.get("counter", 0)),
@@ -285,27 +308,46 @@ class Minion(NamedTuple):
             "name": self.name,
         }
 
+    def to_json(self) -> str:
+        """``json_text(self.to_dict())``, written directly: a late-game state holds a couple of
+        hundred minions, and encoding their dicts was most of the cost of storing it."""
+        nation = "null" if self.nation is None else _quoted(self.nation)
+        return (
+            f'{{"armor":{self.armor},"attacks":{self.attacks},'
+            f'"earned_level":{"true" if self.earned_level else "false"},"hand":{self.hand},'
+            f'"hp":{self.hp},"id":{self.id},"kind":{_quoted(self.kind)},"level":{self.level},'
+            f'"max_hp":{self.max_hp},"missile":{self.missile},"name":{_quoted(self.name)},'
+            f'"nation":{nation},"traits":{_quoted_names(self.traits)},'
+            f'"unit":{_quoted(self.unit)},"walks":{_quoted_names(self.walks)}}}'
+        )
+
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Minion:
         kind = data["kind"]
         if kind not in ("recruit", "monster"):
             raise StateFormatError(f"unknown minion kind {kind!r}")
-        return Minion(
-            id=int(data["id"]),
-            kind=kind,
-            unit=str(data["unit"]),
-            nation=data.get("nation"),
-            hp=int(data["hp"]),
-            max_hp=int(data["max_hp"]),
-            armor=int(data.get("armor", 0)),
-            attacks=int(data.get("attacks", 1)),
-            hand=int(data.get("hand", 0)),
-            missile=int(data.get("missile", 0)),
-            level=int(data.get("level", 0)),
-            walks=frozenset(data.get("walks", ())),
-            traits=frozenset(data.get("traits", ())),
-            earned_level=bool(data.get("earned_level", False)),
-            name=str(data.get("name", "")),
+        get = data.get
+        # The fields in order, without the named tuple's keyword constructor: a late-game state
+        # holds a couple of hundred minions.
+        return _new(
+            Minion,
+            (
+                int(data["id"]),
+                kind,
+                str(data["unit"]),
+                get("nation"),
+                int(data["hp"]),
+                int(data["max_hp"]),
+                int(get("armor", 0)),
+                int(get("attacks", 1)),
+                int(get("hand", 0)),
+                int(get("missile", 0)),
+                int(get("level", 0)),
+                frozenset(get("walks", ())),
+                frozenset(get("traits", ())),
+                bool(get("earned_level", False)),
+                str(get("name", "")),
+            ),
         )
 
 
@@ -356,14 +398,26 @@ class Group(NamedTuple):
             "minions": [m.to_dict() for m in self.minions],
         }
 
+    def to_json(self) -> str:
+        """``json_text(self.to_dict())``, written directly (see :meth:`Minion.to_json`)."""
+        minions = ",".join([m.to_json() for m in self.minions])
+        return (
+            f'{{"controller":{_quoted(str(self.controller))},"coord":"{self.coord.name}",'
+            f'"id":{self.id},"minions":[{minions}],"owner":{_quoted(str(self.owner))}}}'
+        )
+
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> Group:
-        return Group(
-            id=int(data["id"]),
-            owner=owner_from(data["owner"]),
-            controller=owner_from(data.get("controller", data["owner"])),
-            coord=Coord.parse(data["coord"]),
-            minions=tuple(Minion.from_dict(m) for m in data["minions"]),
+        minion = Minion.from_dict
+        return _new(
+            Group,
+            (
+                int(data["id"]),
+                owner_from(data["owner"]),
+                owner_from(data.get("controller", data["owner"])),
+                parse_coord(data["coord"]),
+                tuple([minion(m) for m in data["minions"]]),
+            ),
         )
 
 
@@ -430,7 +484,7 @@ class HostRef(NamedTuple):
         if kind == "square":
             if not isinstance(raw, str):
                 raise StateFormatError(f"a square host needs a square name, not {raw!r}")
-            return HostRef("square", Coord.parse(raw))
+            return HostRef("square", parse_coord(raw))
         if not isinstance(raw, int) or isinstance(raw, bool):
             raise StateFormatError(f"a {kind} host needs an id, not {raw!r}")
         return HostRef(kind, raw)
@@ -457,6 +511,19 @@ def json_plain(value: JsonValue) -> object:
     if isinstance(value, tuple):
         return [json_plain(v) for v in value]
     return value
+
+
+def json_text(doc: object) -> str:
+    """``doc`` as compact JSON with sorted keys: how states and reports are stored."""
+    return json.dumps(doc, separators=(",", ":"), sort_keys=True)
+
+
+# The encoder of JSON strings that ``json.dumps`` uses (quotes and escapes included).
+_quoted: Final = encode_basestring_ascii
+
+
+def _quoted_names(names: frozenset[str]) -> str:
+    return "[" + ",".join([_quoted(n) for n in sorted(names)]) + "]" if names else "[]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -754,6 +821,24 @@ class GameState:
             "next_id": self.next_id,
             "result": None if self.result is None else self.result.to_dict(),
         }
+
+    def to_json(self) -> str:
+        """``json_text(self.to_dict())``, the text the service stores, with the squares and
+        groups (most of a state) written directly instead of through their dicts."""
+        spells = ",".join([json_text(s.to_dict()) for s in self.active_spells])
+        groups = ",".join([g.to_json() for g in self.groups])
+        players = ",".join([json_text(p.to_dict()) for p in self.players])
+        result = "null" if self.result is None else json_text(self.result.to_dict())
+        squares = ",".join([sq.to_json() for sq in self.squares])
+        structures = ",".join([json_text(s.to_dict()) for s in self.structures])
+        return (
+            f'{{"active_spells":[{spells}],"format_version":{FORMAT_VERSION},'
+            f'"groups":[{groups}],"height":{self.height},'
+            f'"initiative":{_quoted(str(self.initiative))},"next_id":{self.next_id},'
+            f'"options":{json_text(self.options.to_dict())},"players":[{players}],'
+            f'"result":{result},"seed":{self.seed},"squares":[{squares}],'
+            f'"structures":[{structures}],"turn":{self.turn},"width":{self.width}}}'
+        )
 
     @staticmethod
     def from_dict(data: Mapping[str, Any]) -> GameState:

@@ -7,6 +7,7 @@ play with the shipped catalogue (``load_content()``, loaded once per process).
 
 from __future__ import annotations
 
+import gc
 import json
 import traceback
 from collections.abc import Mapping, Sequence
@@ -14,6 +15,7 @@ from typing import Any
 
 from engine.content import load_content
 from engine.orders import Orders, Problem
+from engine.report import TurnReport
 from engine.setup import MatchConfig, new_game
 from engine.state import GameState, Side
 from engine.turn import agree_draw, concede, resolve_turn
@@ -68,15 +70,21 @@ def resolve(
     state_doc: Mapping[str, Any], orders_by_side: Mapping[str, Mapping[str, Any] | None]
 ) -> tuple[JsonDict, JsonDict]:
     """One turn: the new state and the turn report. A side without orders does nothing."""
-    state = GameState.from_dict(state_doc)
+    new_state, report = resolve_game(GameState.from_dict(state_doc), orders_by_side)
+    return new_state.to_dict(), report.to_dict()
+
+
+def resolve_game(
+    state: GameState, orders_by_side: Mapping[str, Mapping[str, Any] | None]
+) -> tuple[GameState, TurnReport]:
+    """:func:`resolve` on the engine's values: every resolution the service makes comes here."""
     orders = {
         Side(side): Orders() if doc is None else Orders.from_dict(doc)
         for side, doc in orders_by_side.items()
     }
     for side in SIDES:
         orders.setdefault(Side(side), Orders())
-    new_state, report = resolve_turn(state, orders, content=load_content())
-    return new_state.to_dict(), report.to_dict()
+    return resolve_turn(state, orders, content=load_content())
 
 
 def strike_detail(
@@ -100,22 +108,29 @@ def strike_detail(
 
 
 # A resolution as the service stores it: the new state and the report as compact JSON text (keys
-# sorted, as storage writes them), and the new state's head.
+# sorted, as storage writes them), and the new state's head: its turn and its result, what the
+# service reads of it.
 Encoded = tuple[str, str, JsonDict]
-
-
-def head(state_doc: Mapping[str, Any]) -> JsonDict:
-    """What the service reads of a new state: its turn and its result."""
-    return {"turn": state_doc["turn"], "result": state_doc.get("result")}
 
 
 def resolve_encoded(
     state_text: str, orders_by_side: Mapping[str, Mapping[str, Any] | None]
 ) -> Encoded:
     """:func:`resolve` from a stored state's JSON text to the texts to store, so that a worker
-    process, not the caller, decodes and encodes the documents."""
-    new_state, report = resolve(json.loads(state_text), orders_by_side)
-    return _text(new_state), _text(report), head(new_state)
+    process, not the caller, decodes and encodes the documents. The texts are ``json_text`` of
+    :func:`resolve`'s documents, written straight from the engine's values."""
+    # Decoding and encoding build thousands of short-lived containers, none in a cycle: as in
+    # `resolve_turn`, the cyclic collector waits until the texts are made.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        state = GameState.from_dict(json.loads(state_text))
+        new_state, report = resolve_game(state, orders_by_side)
+        result = None if new_state.result is None else new_state.result.to_dict()
+        return new_state.to_json(), report.to_json(), {"turn": new_state.turn, "result": result}
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def resolve_many_encoded(
@@ -135,10 +150,6 @@ def resolve_many_encoded(
 def error_text(exc: BaseException) -> str:
     """One line naming an error, for logs and moderators' reports."""
     return "".join(traceback.format_exception_only(exc)).strip()
-
-
-def _text(doc: JsonDict) -> str:
-    return json.dumps(doc, separators=(",", ":"), sort_keys=True)
 
 
 def end_by_concession(state_doc: Mapping[str, Any], side: str) -> JsonDict:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.state import Side
 from storage.db import Row
-from storage.queries import JsonText, Queries, loads_opt, set_clause
+from storage.queries import JsonText, Queries, loads_opt, set_clause, set_clauses
 from storage.records import DeckRecord, MatchRecord, MatchStatus, SeatRecord
 
 _MATCH_COLUMNS = (
@@ -244,7 +244,8 @@ class MatchQueries(Queries):
         row = await self.tx.fetchone("SELECT state FROM matches WHERE id = ?", match_id)
         return None if row is None or row["state"] is None else JsonText(row["state"])
 
-    async def _seats(self, match_ids: Sequence[int]) -> dict[int, list[SeatRecord]]:
+    async def get_seats(self, match_ids: Sequence[int]) -> dict[int, list[SeatRecord]]:
+        """Each match's seats, in seat order."""
         out: dict[int, list[SeatRecord]] = {m: [] for m in match_ids}
         if not match_ids:
             return out
@@ -269,8 +270,43 @@ class MatchQueries(Queries):
         )
         if row is None:
             return None
-        seats = await self._seats([match_id])
+        seats = await self.get_seats([match_id])
         return _match(row, seats[match_id])
+
+    async def get_matches_with_state_text(
+        self, match_ids: Sequence[int]
+    ) -> list[tuple[MatchRecord, JsonText | None]]:
+        """The matches that exist of `match_ids`, in that order, each with its state's stored
+        text (`get_match` and `get_state_text` of each, in two queries for them all)."""
+        if not match_ids:
+            return []
+        marks = ", ".join("?" for _ in match_ids)
+        rows = await self.tx.fetchall(
+            f"SELECT {_MATCH_COLUMNS}, state AS state_text FROM matches WHERE id IN ({marks})",
+            *match_ids,
+        )
+        seats = await self.get_seats([r["id"] for r in rows])
+        by_id = {r["id"]: r for r in rows}
+        out: list[tuple[MatchRecord, JsonText | None]] = []
+        for match_id in match_ids:
+            row = by_id.get(match_id)
+            if row is not None:
+                text = row.pop("state_text")
+                out.append((_match(row, seats[match_id]), None if text is None else JsonText(text)))
+        return out
+
+    async def lock_versions(self, match_ids: Sequence[int]) -> dict[int, int]:
+        """The matches' versions, their rows held until the transaction ends (PostgreSQL; on
+        SQLite the write transaction already excludes every other writer): the version check
+        of a batch of `update_matches`, made once for them all."""
+        if not match_ids:
+            return {}
+        marks = ", ".join("?" for _ in match_ids)
+        rows = await self.tx.fetchall(
+            f"SELECT id, version FROM matches WHERE id IN ({marks}) ORDER BY id{self._for_update}",
+            *match_ids,
+        )
+        return {r["id"]: r["version"] for r in rows}
 
     async def list_matches(
         self,
@@ -304,7 +340,7 @@ class MatchQueries(Queries):
             *args,
             limit,
         )
-        seats = await self._seats([r["id"] for r in rows])
+        seats = await self.get_seats([r["id"] for r in rows])
         return [_match(r, seats[r["id"]]) for r in rows]
 
     async def matches_in_channel(self, channel_id: str) -> list[MatchRecord]:
@@ -314,7 +350,7 @@ class MatchQueries(Queries):
             f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? ORDER BY id DESC",
             channel_id,
         )
-        seats = await self._seats([r["id"] for r in rows])
+        seats = await self.get_seats([r["id"] for r in rows])
         return [_match(r, seats[r["id"]]) for r in rows]
 
     async def move_match_channel(
@@ -343,6 +379,31 @@ class MatchQueries(Queries):
             sql += " AND version = ?"
             args.append(expect_version)
         return await self.tx.execute(sql, *args) > 0
+
+    async def update_matches(self, changes: Sequence[tuple[int, int, Mapping[str, Any]]]) -> None:
+        """`update_match(match_id, expect_version=version, **fields)` of each (match_id, version,
+        fields), one statement per set of columns. The caller checked the versions with
+        `lock_versions` in this transaction: no row can have moved since."""
+        grouped = set_clauses(
+            [(fields, (match_id, version)) for match_id, version, fields in changes],
+            _MATCH_UPDATABLE,
+        )
+        for clause, rows in grouped.items():
+            await self.tx.executemany(
+                f"UPDATE matches SET {clause}, version = version + 1 WHERE id = ? AND version = ?",
+                rows,
+            )
+
+    async def update_seats(self, changes: Sequence[tuple[int, int, Mapping[str, Any]]]) -> None:
+        """`update_seat(match_id, seat, **fields)` of each (match_id, seat, fields), one
+        statement per set of columns."""
+        grouped = set_clauses(
+            [(fields, (match_id, seat)) for match_id, seat, fields in changes], _SEAT_UPDATABLE
+        )
+        for clause, rows in grouped.items():
+            await self.tx.executemany(
+                f"UPDATE match_players SET {clause} WHERE match_id = ? AND seat = ?", rows
+            )
 
     async def update_seat(self, match_id: int, seat: int, **fields: Any) -> None:
         clause, args = set_clause(fields, _SEAT_UPDATABLE)

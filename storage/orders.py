@@ -4,10 +4,41 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from storage.db import Row
 from storage.queries import JsonText, Queries, dumps
-from storage.records import JsonDict, OrdersRecord, TurnRecord
+from storage.records import JsonDict, NewTurn, OrdersRecord, TurnRecord
+
+_INSERT_TURN = (
+    "INSERT INTO turns (match_id, turn, orders, report, state, no_shows, cause, "
+    "resolved_at, resolved_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _turn_row(new: NewTurn, now: int, node: str) -> tuple[Any, ...]:
+    return (
+        new.match_id,
+        new.turn,
+        dumps(dict(new.orders)),
+        dumps(new.report),
+        dumps(new.state),
+        json.dumps(list(new.no_shows)),
+        new.cause,
+        now,
+        node,
+    )
+
+
+def _orders(r: Row) -> OrdersRecord:
+    return OrdersRecord(
+        r["match_id"],
+        r["turn"],
+        r["side"],
+        json.loads(r["orders"]),
+        bool(r["confirmed"]),
+        r["updated_at"],
+    )
 
 
 def _turn(row: Row) -> TurnRecord:
@@ -33,17 +64,22 @@ class OrderQueries(Queries):
         rows = await self.tx.fetchall(
             "SELECT * FROM orders WHERE match_id = ? AND turn = ?", match_id, turn
         )
-        return {
-            r["side"]: OrdersRecord(
-                r["match_id"],
-                r["turn"],
-                r["side"],
-                json.loads(r["orders"]),
-                bool(r["confirmed"]),
-                r["updated_at"],
-            )
-            for r in rows
-        }
+        return {r["side"]: _orders(r) for r in rows}
+
+    async def get_orders_of_turns(
+        self, turns: Sequence[tuple[int, int]]
+    ) -> dict[tuple[int, int], dict[str, OrdersRecord]]:
+        """`get_orders` of each (match_id, turn), in one query."""
+        out: dict[tuple[int, int], dict[str, OrdersRecord]] = {key: {} for key in turns}
+        if not turns:
+            return out
+        where = " OR ".join("(match_id = ? AND turn = ?)" for _ in turns)
+        rows = await self.tx.fetchall(
+            f"SELECT * FROM orders WHERE {where}", *(v for key in turns for v in key)
+        )
+        for r in rows:
+            out[(r["match_id"], r["turn"])][r["side"]] = _orders(r)
+        return out
 
     async def put_orders(
         self, match_id: int, turn: int, side: str, orders: JsonDict, *, confirmed: bool, now: int
@@ -99,19 +135,13 @@ class OrderQueries(Queries):
         node: str,
     ) -> None:
         """Raises `ConflictError` if the turn was already resolved: the last line of defence."""
-        await self.tx.execute(
-            "INSERT INTO turns (match_id, turn, orders, report, state, no_shows, cause, "
-            "resolved_at, resolved_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            match_id,
-            turn,
-            dumps(dict(orders)),
-            dumps(report),
-            dumps(state),
-            json.dumps(list(no_shows)),
-            cause,
-            now,
-            node,
-        )
+        new = NewTurn(match_id, turn, orders, report, state, no_shows, cause)
+        await self.tx.execute(_INSERT_TURN, *_turn_row(new, now, node))
+
+    async def insert_turns(self, turns: Sequence[NewTurn], *, now: int, node: str) -> None:
+        """`insert_turn` of each, in one statement; `ConflictError` if any was resolved already
+        (and then none is written, the transaction being rolled back)."""
+        await self.tx.executemany(_INSERT_TURN, [_turn_row(t, now, node) for t in turns])
 
     async def get_turn(self, match_id: int, turn: int) -> TurnRecord | None:
         row = await self.tx.fetchone(

@@ -10,6 +10,24 @@ from storage.db import Row
 from storage.queries import Queries, dumps
 from storage.records import OutboxEntry, OutboxRecord, OutboxStatus
 
+_INSERT_OUTBOX = (
+    "INSERT INTO outbox (key, match_id, kind, recipient, payload, status, attempts, "
+    "available_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?) "
+    "ON CONFLICT (key) DO NOTHING"
+)
+
+
+def _outbox_row(entry: OutboxEntry, now: int) -> tuple[Any, ...]:
+    return (
+        entry.key(),
+        entry.outbox_match_id,
+        entry.kind,
+        entry.recipient,
+        dumps(entry.to_payload()),
+        now,
+        now,
+    )
+
 
 def _outbox(row: Row) -> OutboxRecord:
     return OutboxRecord(
@@ -36,20 +54,16 @@ class OutboxQueries(Queries):
 
     async def add_outbox(self, entry: OutboxEntry, *, now: int) -> bool:
         """Queue an announcement; False when one with the same key exists already."""
-        count = await self.tx.execute(
-            "INSERT INTO outbox (key, match_id, kind, recipient, payload, status, attempts, "
-            "available_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?) "
-            "ON CONFLICT (key) DO NOTHING",
-            entry.key(),
-            entry.outbox_match_id,
-            entry.kind,
-            entry.recipient,
-            dumps(entry.to_payload()),
-            now,
-            now,
-        )
+        count = await self.tx.execute(_INSERT_OUTBOX, *_outbox_row(entry, now))
         self.outbox_added = self.outbox_added or count > 0
         return count > 0
+
+    async def add_outbox_many(self, entries: Sequence[OutboxEntry], *, now: int) -> None:
+        """`add_outbox` of each, in order, in one statement. Which ones were already there is
+        not told: the commit wakes the outbox's listeners even when none was new."""
+        if entries:
+            await self.tx.executemany(_INSERT_OUTBOX, [_outbox_row(e, now) for e in entries])
+            self.outbox_added = True
 
     async def claim_outbox(
         self, now: int, node: str, lease_ms: int, limit: int

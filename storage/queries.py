@@ -7,7 +7,7 @@ is a class of its own module so that one file holds one concern.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from storage.db import Tx
@@ -42,6 +42,18 @@ def set_clause(fields: Mapping[str, Any], allowed: Mapping[str, bool]) -> tuple[
         else:
             args.append(value)
     return ", ".join(parts), args
+
+
+def set_clauses(
+    changes: Sequence[tuple[Mapping[str, Any], Sequence[Any]]], allowed: Mapping[str, bool]
+) -> dict[str, list[list[Any]]]:
+    """`set_clause` of each (fields, key arguments) change, grouped by clause: each clause's
+    rows of arguments (the values, then the key's) for one `executemany`."""
+    out: dict[str, list[list[Any]]] = {}
+    for fields, key in changes:
+        clause, args = set_clause(fields, allowed)
+        out.setdefault(clause, []).append([*args, *key])
+    return out
 
 
 class Queries:

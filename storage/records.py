@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
 from engine.state import Side
+from storage.queries import JsonText
 
 JsonDict = dict[str, Any]
 
@@ -142,6 +144,19 @@ class OrdersRecord:
     orders: JsonDict
     confirmed: bool
     updated_at: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewTurn:
+    """A resolved turn to record: `insert_turn`'s arguments but the time and the node."""
+
+    match_id: int
+    turn: int
+    orders: Mapping[str, JsonDict | None]
+    report: JsonDict | JsonText
+    state: JsonDict | JsonText
+    no_shows: Sequence[str]
+    cause: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,14 +136,20 @@ class MatchCore:
         return seat
 
 
+def order_sheets(match: MatchRecord, turn: int, deadline_at: int) -> list[OrderSheet]:
+    """The order sheet of every human seat for a turn that has just opened."""
+    return [
+        OrderSheet(match.id, seat.player_id, turn, Side(seat.side), deadline_at)
+        for seat in match.seats
+        if not is_computer(seat.player_id) and seat.player_id is not None and seat.side is not None
+    ]
+
+
 async def announce_sheets(
     s: Session, match: MatchRecord, turn: int, deadline_at: int, now: int
 ) -> None:
     """Queue the order sheet of every human seat for a turn that has just opened."""
-    for seat in match.seats:
-        if is_computer(seat.player_id) or seat.player_id is None or seat.side is None:
-            continue
-        sheet = OrderSheet(match.id, seat.player_id, turn, Side(seat.side), deadline_at)
+    for sheet in order_sheets(match, turn, deadline_at):
         await s.add_outbox(sheet, now=now)
 
 

@@ -13,7 +13,7 @@ record, the seats' no-show counts, and its announcements, in the caller's transa
 
 The event loop never decodes or encodes a state or a report: the stored state's text goes to the
 engine's worker, which sends back the new state and the report as JSON text (`JsonText`, stored
-as it is) with the few fields the service reads (`eb.head`).
+as it is) with the few fields the service reads (its turn and result).
 """
 
 from __future__ import annotations
@@ -29,17 +29,18 @@ from engine.state import Side
 from service import engine_bridge as eb
 from service.announcements import Grace, NoShow, TurnResolved
 from service.deadline_anchor import turn_deadline
-from service.matches.core import MatchCore, announce_sheets, match_over
-from service.matches.records import ResolvedTurn, gave_nothing, is_computer
+from service.matches.core import MatchCore, match_over, order_sheets
+from service.matches.records import ResolvedTurn, computer_level, gave_nothing, is_computer
 from storage import (
     ConflictError,
     JsonText,
     MatchRecord,
+    NewTurn,
     OrdersRecord,
     ResolutionFailure,
     Session,
 )
-from storage.records import JsonDict, MatchStatus, SeatRecord
+from storage.records import JsonDict, MatchStatus, OutboxEntry, SeatRecord
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,19 @@ class _Final:
     end_reason: str | None
     next_turn: int | None
     deadline: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Writes:
+    """The rows one resolution writes, and what it tells the caller once they are committed."""
+
+    match_id: int
+    version: int  # the match's version the resolution was computed from
+    fields: dict[str, Any]  # of the match
+    turn: NewTurn
+    seats: list[tuple[int, dict[str, Any]]]  # (seat, fields)
+    outbox: list[OutboxEntry]
+    resolved: ResolvedTurn
 
 
 @dataclass(slots=True)
@@ -174,6 +188,73 @@ def _finalise(plan: _Plan, now: int) -> _Final:
     return _Final(plan, state, counts, winner, end_reason or reason, next_turn, deadline)
 
 
+def _writes(final: _Final, now: int) -> _Writes:
+    """Every row a resolution writes, decided before they are written."""
+    plan = final.plan
+    match = plan.match
+    over = final.next_turn is None
+    fields: dict[str, Any] = {
+        "state": final.state,
+        "turn": match.turn if final.next_turn is None else final.next_turn,
+        "deadline_at": final.deadline,
+        "claimed_by": None,
+        "claimed_until": None,
+        "draw_offer_side": None,
+    }
+    if over:
+        fields.update(
+            status=MatchStatus.ENDED,
+            result="draw" if final.winner is None else "win",
+            winner=final.winner,
+            end_reason=final.end_reason,
+            ended_at=now,
+        )
+    turn = NewTurn(
+        match.id,
+        match.turn,
+        orders=plan.orders,
+        report=plan.report,
+        state=final.state,
+        no_shows=plan.no_show_sides,
+        cause=plan.cause,
+    )
+    seats = [
+        (
+            seat.seat,
+            {
+                "no_shows": final.counts[seat.side],
+                "turns_with_orders": seat.turns_with_orders
+                + (0 if seat.side in plan.no_show_sides else 1),
+            },
+        )
+        for seat in match.seats
+        if seat.side is not None
+    ]
+    seat_by_side = {str(seat.side): seat for seat in match.seats}
+    no_shows = tuple(
+        NoShow(Side(side), seat_by_side[side].player_id) for side in plan.no_show_sides
+    )
+    outbox: list[OutboxEntry] = [
+        TurnResolved(match.id, match.turn, plan.cause, final.next_turn, final.deadline, no_shows)
+    ]
+    if final.next_turn is None:
+        outbox.append(match_over(match, final.winner, final.end_reason))
+    else:
+        assert final.deadline is not None
+        outbox.extend(order_sheets(match, final.next_turn, final.deadline))
+    resolved = ResolvedTurn(
+        match.id,
+        match.turn,
+        plan.cause,
+        no_shows,
+        final.next_turn,
+        final.deadline,
+        None if final.winner is None else Side(final.winner),
+        final.end_reason,
+    )
+    return _Writes(match.id, plan.version, fields, turn, seats, outbox, resolved)
+
+
 class Resolver:
     def __init__(self, core: MatchCore, turn_opened: Callable[[int], Awaitable[None]]) -> None:
         self.core = core
@@ -235,10 +316,16 @@ class Resolver:
         self.core.notify(match, deadline)
         return True
 
-    async def _after_resolution(self, match: MatchRecord, result: ResolvedTurn, now: int) -> None:
+    async def _after_resolution(
+        self, match: MatchRecord, result: ResolvedTurn, now: int, *, computers: bool = True
+    ) -> None:
+        """What follows a committed resolution; `computers=False` when the match is known (from
+        its seats as the resolution's transaction saw them) to have no computer seat, whose
+        orders an opened turn would ask for."""
         self.core.notify(match, result.deadline_at)
         if not result.ended:
-            await self.turn_opened(match.id)
+            if computers:
+                await self.turn_opened(match.id)
         else:
             assert result.end_reason is not None
             await self.core.tell_ended(
@@ -251,12 +338,15 @@ class Resolver:
         async with self.core.store.write() as s:
             return await self._write(s, final, now)
 
-    async def _commit_many(self, plans: Sequence[_Plan], now: int) -> list[ResolvedTurn | None]:
+    async def _commit_many(
+        self, plans: Sequence[_Plan], now: int
+    ) -> tuple[list[ResolvedTurn | None], set[int]]:
         """Write a batch of resolutions in one transaction (one commit for the batch); each
-        still goes through its own version check, so a stale one is skipped, not written."""
+        still goes through its own version check, so a stale one is skipped, not written.
+        Also gives the matches written that have a computer seat."""
         finals = [_finalise(plan, now) for plan in plans]
         async with self.core.store.write() as s:
-            return [await self._write(s, final, now) for final in finals]
+            return await self._write_many(s, finals, now)
 
     async def _failed(self, match: MatchRecord, error: str, now: int) -> None:
         """Record that resolving the match's current turn raised, and when the sweep may try
@@ -288,77 +378,64 @@ class Resolver:
 
     async def _write(self, s: Session, final: _Final, now: int) -> ResolvedTurn | None:
         """Write one resolution in `s`; None when the version check finds the match changed."""
-        plan = final.plan
-        match = plan.match
-        over = final.next_turn is None
-        fields: dict[str, Any] = {
-            "state": final.state,
-            "turn": match.turn if final.next_turn is None else final.next_turn,
-            "deadline_at": final.deadline,
-            "claimed_by": None,
-            "claimed_until": None,
-            "draw_offer_side": None,
-        }
-        if over:
-            fields.update(
-                status=MatchStatus.ENDED,
-                result="draw" if final.winner is None else "win",
-                winner=final.winner,
-                end_reason=final.end_reason,
-                ended_at=now,
-            )
-        if not await s.update_match(match.id, expect_version=plan.version, **fields):
+        w = _writes(final, now)
+        if not await s.update_match(w.match_id, expect_version=w.version, **w.fields):
             return None
         try:
             await s.insert_turn(
-                match.id,
-                match.turn,
-                orders=plan.orders,
-                report=plan.report,
-                state=final.state,
-                no_shows=plan.no_show_sides,
-                cause=plan.cause,
+                w.match_id,
+                w.turn.turn,
+                orders=w.turn.orders,
+                report=w.turn.report,
+                state=w.turn.state,
+                no_shows=w.turn.no_shows,
+                cause=w.turn.cause,
                 now=now,
                 node=self.core.node_id,
             )
         except ConflictError:
             # Unreachable while every writer goes through the version check; refusing is
             # still better than a second report for one turn.
-            log.error("match %s turn %s was already resolved", match.id, match.turn)
+            log.error("match %s turn %s was already resolved", w.match_id, w.turn.turn)
             raise
-        for seat in match.seats:
-            if seat.side is None:
-                continue
-            gave = seat.side not in plan.no_show_sides
-            await s.update_seat(
-                match.id,
-                seat.seat,
-                no_shows=final.counts[seat.side],
-                turns_with_orders=seat.turns_with_orders + (1 if gave else 0),
-            )
-        seat_by_side = {str(seat.side): seat for seat in match.seats}
-        no_shows = tuple(
-            NoShow(Side(side), seat_by_side[side].player_id) for side in plan.no_show_sides
-        )
-        resolved = TurnResolved(
-            match.id, match.turn, plan.cause, final.next_turn, final.deadline, no_shows
-        )
-        await s.add_outbox(resolved, now=now)
-        if final.next_turn is None:
-            await s.add_outbox(match_over(match, final.winner, final.end_reason), now=now)
-        else:
-            assert final.deadline is not None
-            await announce_sheets(s, match, final.next_turn, final.deadline, now)
-        return ResolvedTurn(
-            match.id,
-            match.turn,
-            plan.cause,
-            no_shows,
-            final.next_turn,
-            final.deadline,
-            None if final.winner is None else Side(final.winner),
-            final.end_reason,
-        )
+        for seat, fields in w.seats:
+            await s.update_seat(w.match_id, seat, **fields)
+        for entry in w.outbox:
+            await s.add_outbox(entry, now=now)
+        return w.resolved
+
+    async def _write_many(
+        self, s: Session, finals: Sequence[_Final], now: int
+    ) -> tuple[list[ResolvedTurn | None], set[int]]:
+        """`_write` of each in `s`, with one statement per kind of row for them all, and the
+        matches written that have a computer seat (whose orders the opened turn waits for).
+
+        The versions are checked (and on PostgreSQL the rows locked) first, all at once: a
+        match that changed since it was read is left out and gets None, as `_write` gives."""
+        versions = await s.lock_versions([final.plan.match.id for final in finals])
+        writes = [
+            _writes(final, now) if versions.get(final.plan.match.id) == final.plan.version else None
+            for final in finals
+        ]
+        done = [w for w in writes if w is not None]
+        if not done:
+            return [None] * len(writes), set()
+        await s.update_matches([(w.match_id, w.version, w.fields) for w in done])
+        try:
+            await s.insert_turns([w.turn for w in done], now=now, node=self.core.node_id)
+        except ConflictError:
+            # As in `_write`: unreachable while every writer checks the version.
+            log.error("one of %d turns was already resolved", len(done))
+            raise
+        await s.update_seats([(w.match_id, seat, f) for w in done for seat, f in w.seats])
+        await s.add_outbox_many([entry for w in done for entry in w.outbox], now=now)
+        seats = await s.get_seats([w.match_id for w in done])
+        computers = {
+            match_id
+            for match_id, found in seats.items()
+            if any(computer_level(seat.player_id) is not None for seat in found)
+        }
+        return [None if w is None else w.resolved for w in writes], computers
 
     # --- overdue turns, in claimed batches ---------------------------------------------------
 
@@ -389,15 +466,13 @@ class Resolver:
     async def _start_batch(self, match_ids: Sequence[int], now: int) -> _Batch:
         plans: list[tuple[MatchRecord, str, dict[str, OrdersRecord], str]] = []
         async with self.core.store.read() as s:
-            for match_id in match_ids:
-                match = await s.get_match(match_id)
-                if match is None:
-                    continue
-                state = await s.get_state_text(match_id)
-                orders = await s.get_orders(match_id, match.turn)
-                cause = _cause(match, state, orders, now)
-                if cause is not None and state is not None:
-                    plans.append((match, state, orders, cause))
+            found = await s.get_matches_with_state_text(match_ids)
+            orders_of = await s.get_orders_of_turns([(match.id, match.turn) for match, _ in found])
+        for match, state in found:
+            orders = orders_of[(match.id, match.turn)]
+            cause = _cause(match, state, orders, now)
+            if cause is not None and state is not None:
+                plans.append((match, state, orders, cause))
         jobs: list[tuple[MatchRecord, dict[str, OrdersRecord], str]] = []
         jobs_in: list[tuple[str, dict[str, JsonDict | None]]] = []
         for match, text, orders, cause in plans:
@@ -429,10 +504,12 @@ class Resolver:
             else:
                 plans.append(_plan(match, orders, cause, computed))
         try:
-            written = list(zip(plans, await self._commit_many(plans, now), strict=True))
+            results, computers = await self._commit_many(plans, now)
+            written = list(zip(plans, results, strict=True))
         except Exception:
             log.exception("writing %d resolutions together failed; writing each alone", len(plans))
             written = []
+            computers = {plan.match.id for plan in plans}
             for plan in plans:
                 try:
                     written.append((plan, await self._commit(plan, now)))
@@ -445,7 +522,9 @@ class Resolver:
                     # Orders changed under us (or another path resolved it): start over for it.
                     again = await self.resolve_match(plan.match.id)
                 else:
-                    await self._after_resolution(plan.match, result, now)
+                    await self._after_resolution(
+                        plan.match, result, now, computers=plan.match.id in computers
+                    )
                     again = result
             except Exception:
                 log.exception("match %s: finishing its resolution failed", plan.match.id)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -19,8 +21,9 @@ from engine.orders import (
     TrainOrder,
 )
 from engine.report import TurnReport
-from engine.state import FORMAT_VERSION, GameState, StateFormatError
+from engine.state import FORMAT_VERSION, GameState, Result, StateFormatError, json_text
 from engine.turn import resolve_turn
+from tests.engine.conftest import random_orders
 
 
 def _json(data: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +43,35 @@ def test_state_after_turns_round_trips(opening: GameState, content: Content) -> 
         state, report = resolve_turn(state, {}, content=content)
         assert GameState.from_dict(_json(state.to_dict())) == state
         assert TurnReport.from_dict(_json(report.to_dict())) == report
+
+
+def test_the_stored_texts_are_the_documents_compact_with_sorted_keys(
+    opening: GameState, content: Content
+) -> None:
+    """``to_json`` writes states and reports directly; to the byte, it is what encoding their
+    documents gives: through random games (moves, casts, training, fights, captures, levels),
+    and for records with every kind of value (no nation, walks and traits, a name beyond
+    ASCII, a result)."""
+    rnd = random.Random(5)
+    state = opening
+    for _ in range(30):
+        assert state.to_json() == json_text(state.to_dict())
+        orders = random_orders(state, rnd, content, move=0.7, cast=0.5)
+        state, report = resolve_turn(state, orders, content=content)
+        assert report.to_json() == json_text(report.to_dict())
+        if state.over:
+            break
+    group = state.groups[0]
+    odd = group.minions[0]._replace(
+        nation=None, walks=frozenset({"swamp", "flight"}), traits=frozenset({"hero"}), name="Æsa"
+    )
+    unusual = replace(
+        state,
+        groups=(group.with_minions((odd, *group.minions[1:])), *state.groups[1:]),
+        result=Result(None, "agreed"),
+    )
+    assert unusual.to_json() == json_text(unusual.to_dict())
+    assert GameState.from_dict(json.loads(unusual.to_json())) == unusual
 
 
 def test_orders_round_trip() -> None:

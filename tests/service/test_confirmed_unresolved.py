@@ -52,17 +52,17 @@ async def test_a_failing_resolution_keeps_the_confirmation_and_the_sweep_resolve
 ) -> None:
     match = await started_match(service, turn_seconds=86400)
     await service.confirm(match.id, player_on(match, "red"))
-    real = eb.resolve
+    real = eb.resolve_game
 
     def broken(*args: object) -> object:
         raise RuntimeError("engine fault")
 
-    monkeypatch.setattr(eb, "resolve", broken)
+    monkeypatch.setattr(eb, "resolve_game", broken)
     result = await service.confirm(match.id, player_on(match, "blue"))
     assert result.resolved is None and result.orders.confirmed
     assert (await service.get_match(match.id)).turn == 1
 
-    monkeypatch.setattr(eb, "resolve", real)
+    monkeypatch.setattr(eb, "resolve_game", real)
     clock.advance(3600)  # past any retry delay, still far from the deadline
     resolved = await service.run_due()
     assert [(r.match_id, r.cause) for r in resolved] == [(match.id, "confirmed")]

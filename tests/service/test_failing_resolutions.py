@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from engine.state import GameState
 from service import engine_bridge as eb
 from service.clock import ManualClock
-from service.matches import MatchService
+from service.matches import MatchService, resolution
 from service.matches.resolution import RETRY_BASE_MS, RETRY_MAX_MS, retry_delay_ms
 from tests.service.matchkit import player_on, started_match
 
@@ -25,12 +26,12 @@ async def test_a_turn_that_keeps_failing_is_retried_later_and_later_and_reported
     service: MatchService, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match = await started_match(service, turn_seconds=86400, guild_id="g1")
-    real = eb.resolve
+    real = eb.resolve_game
 
     def broken(*args: object) -> object:
         raise RuntimeError("engine fault")
 
-    monkeypatch.setattr(eb, "resolve", broken)
+    monkeypatch.setattr(eb, "resolve_game", broken)
     await service.confirm(match.id, player_on(match, "red"))
     assert (await service.confirm(match.id, player_on(match, "blue"))).resolved is None
     for attempts in range(1, 4):
@@ -46,7 +47,7 @@ async def test_a_turn_that_keeps_failing_is_retried_later_and_later_and_reported
         assert await service.run_due() == []
     assert await service.failing("another server") == []
 
-    monkeypatch.setattr(eb, "resolve", real)
+    monkeypatch.setattr(eb, "resolve_game", real)
     clock.advance(retry_delay_ms(4) / 1000)
     assert [r.match_id for r in await service.run_due()] == [match.id]
     assert (await service.get_match(match.id)).turn == 2
@@ -58,14 +59,16 @@ async def test_one_match_that_fails_to_resolve_holds_up_no_other(
 ) -> None:
     matches = [await started_match(service, turn_seconds=60) for _ in range(5)]
     bad = await service.get_match(matches[2].id, with_state=True)
-    real = eb.resolve
+    assert bad.state is not None
+    bad_state = GameState.from_dict(bad.state)
+    real = eb.resolve_game
 
-    def poisoned(state: Mapping[str, Any], orders: Mapping[str, Any]) -> object:
-        if state == bad.state:
+    def poisoned(state: GameState, orders: Mapping[str, Any]) -> object:
+        if state == bad_state:
             raise ValueError("poisoned state")
         return real(state, orders)
 
-    monkeypatch.setattr(eb, "resolve", poisoned)
+    monkeypatch.setattr(eb, "resolve_game", poisoned)
     clock.advance(61)
     resolved = await service.run_due()
     assert sorted(r.match_id for r in resolved) == sorted(m.id for m in matches if m.id != bad.id)
@@ -80,15 +83,14 @@ async def test_a_write_that_fails_for_one_match_holds_up_no_other(
 ) -> None:
     matches = [await started_match(service, turn_seconds=60) for _ in range(4)]
     bad = matches[1].id
-    resolver = service._resolver
-    write = resolver._write
+    writes = resolution._writes
 
-    async def failing_write(s: Any, final: Any, now: int) -> Any:
+    def failing_writes(final: Any, now: int) -> Any:
         if final.plan.match.id == bad:
             raise RuntimeError("disk full")
-        return await write(s, final, now)
+        return writes(final, now)
 
-    monkeypatch.setattr(resolver, "_write", failing_write)
+    monkeypatch.setattr(resolution, "_writes", failing_writes)
     clock.advance(61)
     resolved = await service.run_due()
     assert sorted(r.match_id for r in resolved) == sorted(m.id for m in matches if m.id != bad)
