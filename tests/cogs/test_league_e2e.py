@@ -42,6 +42,7 @@ from service.matches import MatchService
 from service.outbox import Outbox
 from storage import OutboxRecord, Store
 from storage.leagues import LeagueGameRecord, LeagueQueries
+from tests.cogs.support import keys_seen
 from tests.sandbox.support import running
 from tests.service.leagues.harness import DAY, HOUR, START, deck_spells
 
@@ -271,6 +272,8 @@ async def test_six_player_league_runs_three_rounds_in_discord(world: World) -> N
     board = await reply(await w.players["b"].slash("leaderboard"))
     games = {line.split()[1]: int(line.split()[3]) for line in board.splitlines()[2:-1]}
     assert games == {"Ada": 3, "Bram": 2, "Cleo": 3, "Dov": 1, "Esme": 1, "Finn": 2}
+    # No league post (round openings, reminders by DM, standings) shows an outbox key.
+    assert keys_seen(w.sandbox, w.players.values()) == []
 
 
 async def test_settings_check_in_late_join_schedule_and_an_early_end(world: World) -> None:

@@ -12,6 +12,7 @@ from tests.cogs.support import (
     chosen_orders,
     create_match,
     dm_sheet,
+    keys_seen,
     posts,
     wait_final_post,
     wait_turn_post,
@@ -64,3 +65,6 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
         assert not [text for text in logs if re.search(r"\b(group|minion) \d", text)]
         assert not [text for text in logs if re.search(r" (hits|misses) |[a-z]_[a-z]", text)]
         assert "is over" in render_transcript(world.sandbox, thread)
+        # Nobody reads an outbox key anywhere: the match's posts, sheets and DMs find their
+        # earlier copies by an invisible mark.
+        assert keys_seen(world.sandbox, (world.alice, world.bob, world.carol)) == []
