@@ -12,6 +12,7 @@ from storage.records import (
     ResolutionFailure,
     SeatRecord,
     TurnRecord,
+    TutorialRecord,
 )
 from storage.store import Session, Store
 
@@ -30,4 +31,5 @@ __all__ = [
     "StorageError",
     "Store",
     "TurnRecord",
+    "TutorialRecord",
 ]
