@@ -29,6 +29,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 from discord.ext import commands
 
+from cogs.log import REASONS
 from cogs.match import THREAD_MINUTES, JoinButton
 from cogs.nonce import mark_of, nonce_of
 from cogs.runtime import (
@@ -829,7 +830,8 @@ class Poster:
         match = await self.runtime.matches.get_match(told.match_id, with_state=True)
         names = await self.side_names(match)
         winner = told.winner
-        reason = told.reason or match.end_reason or "the game ended"
+        code = told.reason or match.end_reason
+        reason = "the game ended" if code is None else REASONS.get(code, code)
         if winner:
             result = f"**{side_name(winner)}** ({escaped(names.get(winner, '?'))}) wins"
         else:
