@@ -61,6 +61,8 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
             struck = b" hits " in full or b" misses " in full
             # The stored report has each fight per round; the file's strikes are recomputed.
             assert struck == any("Fight on " in text for text in shown)
+            # A blow the armour stops says so, never "hits ... for 0".
+            assert b" for 0 (" not in full
         assert any("moved a group" in text for text in logs)
         assert not [text for text in logs if re.search(r"\b(group|minion) \d", text)]
         assert not [text for text in logs if re.search(r" (hits|misses) |[a-z]_[a-z]", text)]
