@@ -211,6 +211,7 @@ async def test_six_player_league_runs_three_rounds_in_discord(world: World) -> N
     assert "Spring has started with 3 rounds" in await reply(started)
     await w.post()
     assert "round 1 of 3 is open" in w.channel_text()
+    assert "matches not started by <t:" in w.channel_text()
     # A retry finds the earlier post by its key instead of posting twice.
     async with w.store.read() as s:
         (opened,) = await s.list_outbox(kind="league_round_opened")
