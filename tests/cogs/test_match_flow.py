@@ -7,6 +7,7 @@ import re
 
 from sandbox import render_transcript
 from tests.cogs.support import (
+    TIMEOUT,
     World,
     bot_running,
     chosen_orders,
@@ -25,7 +26,9 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
     async with bot_running(world) as bot:
         thread, match_id = await create_match(world)
         await world.sandbox.wait_for(
-            lambda: posts(world.sandbox, thread, f"Match #{match_id} begins"), what="the start"
+            lambda: posts(world.sandbox, thread, f"Match #{match_id} begins"),
+            timeout=TIMEOUT,
+            what="the start",
         )
         ended = False
         for turn in range(1, MAX_TURNS + 1):
