@@ -1,7 +1,8 @@
 """The league's announcements as Discord messages: their wording, and their delivery for the
 poster (by DM for a reminder, else in the league's channel), with the search before a retry.
 
-Every post ends with its outbox key on a line of its own, so a retry finds an earlier post.
+Every post ends with an invisible mark of its outbox key (`cogs.nonce.mark_of`), so a retry finds
+an earlier post and players never read the key.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import discord
 
-from cogs.nonce import nonce_of
+from cogs.nonce import mark_of, nonce_of
 from cogs.runtime import escaped, timestamp
 from cogs.split import MESSAGE_LIMIT, split_code_block, split_text
 from render.tables import StandingRow, render_standings
@@ -177,7 +178,8 @@ class LeaguePost:
 
 
 def league_post(item: OutboxRecord, summary: SeasonSummary | None = None) -> LeaguePost:
-    """Turn a league outbox row into a message; the key goes last so a retry can find it."""
+    """Turn a league outbox row into a message; the key's mark goes last so a retry can find
+    it."""
     told = decode(item)
     image: bytes | None = None
     title = ""
@@ -189,7 +191,9 @@ def league_post(item: OutboxRecord, summary: SeasonSummary | None = None) -> Lea
         title = told.title or "Standings"
     if title and isinstance(told, RoundStandings | LeagueEnded | LeagueText) and told.rows:
         image = render_standings(standing_rows(told.rows), title=title, tiebreak_names=("SB",))
-    pieces = message_pieces(f"{league_text(told, summary)}\n-# {item.key}")
+    mark = mark_of(item.key)
+    pieces = message_pieces(league_text(told, summary), MESSAGE_LIMIT - len(mark))
+    pieces[-1] += mark
     recipient, channel = league_post_target(item)
     return LeaguePost(
         channel_id=channel,
@@ -237,9 +241,9 @@ async def find_league_item(
     client: discord.Client, item: OutboxRecord, *, scan: int = 50
 ) -> str | None:
     """The id of an earlier post of this row (the poster asks before retrying), found by the
-    key line every league post ends with."""
+    mark every league post ends with."""
     post = league_post_target(item)
-    marker = f"-# {item.key}"
+    marker = mark_of(item.key)
     places: list[discord.abc.Messageable] = []
     if post[0] is not None:
         places.append(await client.fetch_user(post[0]))

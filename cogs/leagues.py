@@ -24,6 +24,7 @@ from cogs.league_posts import LEAGUE_ANNOUNCEMENTS, LeagueDeliverer, message_pie
 from cogs.poster import poster_of
 from cogs.runtime import Runtime, is_moderator, runtime_of
 from render.tables import ScheduleRow, StandingRow, render_schedule, render_standings
+from service.deadline_anchor import changed_anchor, zone_names
 from service.leagues.scheduler import LeagueAlarm
 from service.leagues.service import (
     LeagueRecord,
@@ -126,6 +127,7 @@ def settings_text(league: LeagueRecord) -> str:
             f"{describe_duration(s.start_window)}{'' if s.start_seconds else ' (default)'}; "
             f"turn length: {describe_duration(s.turn_seconds)}",
             f"No-show limit: {s.no_show_limit}; ruleset {s.ruleset}; realm {s.realm}",
+            f"Match deadlines: {s.anchor.describe() or 'the turn length after each turn opens'}",
             f"Bye: {s.bye_points:g} point; missed round (late join): {s.missed_round_points:g}",
             f"Sign-up: {when(s.signup_opens_at)} to {when(s.signup_closes_at)}; check-in: "
             f"{when(s.checkin_opens_at)} to {when(s.checkin_closes_at)}; "
@@ -313,6 +315,9 @@ class LeagueCog(commands.Cog):
         checkin_opens="When check-in opens (setting it makes check-in required)",
         checkin_closes="When check-in closes",
         starts_at="Start automatically at this time",
+        clock="Match deadlines fall at this time of day, HH:MM (24-hour; `off` to remove)",
+        days="Match deadlines fall only on these weekdays, like mon-fri (`any` to remove)",
+        timezone="The timezone the clock and days are read in, like Europe/Paris",
     )
     @app_commands.autocomplete(league=league_names)
     async def settings(
@@ -335,9 +340,13 @@ class LeagueCog(commands.Cog):
         checkin_opens: str | None = None,
         checkin_closes: str | None = None,
         starts_at: str | None = None,
+        clock: app_commands.Range[str, 1, 5] | None = None,
+        days: app_commands.Range[str, 1, 40] | None = None,
+        timezone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self._find(interaction, league)
+        anchored = clock is not None or days is not None or timezone is not None
         given: dict[str, Any] = {
             "format": format,
             "rounds": rounds,
@@ -354,6 +363,11 @@ class LeagueCog(commands.Cog):
             "checkin_opens_at": self._when(checkin_opens),
             "checkin_closes_at": self._when(checkin_closes),
             "starts_at": self._when(starts_at),
+            "anchor": (
+                changed_anchor(LeagueSettings.of(record).anchor, clock, days, timezone)
+                if anchored
+                else None
+            ),
         }
         changes = {k: v for k, v in given.items() if v is not None}
         if changes:
@@ -364,6 +378,12 @@ class LeagueCog(commands.Cog):
                 **changes,
             )
         await self._reply(interaction, settings_text(record), ephemeral=True)
+
+    @settings.autocomplete("timezone")
+    async def _timezone_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=n) for n in zone_names(current)]
 
     @league.command(name="signup", description="Sign up for a league season")
     @app_commands.describe(league="The league", deck="The deck your league matches start with")

@@ -1,8 +1,13 @@
-"""The nonce each announcement's messages are posted with."""
+"""The nonce each announcement's messages are posted with, and the invisible mark that finds
+them again."""
 
 from __future__ import annotations
 
 import hashlib
+
+# Four characters Discord keeps but draws as nothing (and screen readers skip): each carries two
+# bits of a mark. None of them is whitespace, so Discord's trimming leaves them in place.
+_INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060")
 
 
 def nonce_of(key: str, part: int = 0) -> str:
@@ -18,3 +23,15 @@ def nonce_of(key: str, part: int = 0) -> str:
     Discord takes at most 25 characters.
     """
     return hashlib.blake2b(f"{key}#{part}".encode(), digest_size=12).hexdigest()
+
+
+def mark_of(key: str) -> str:
+    """The mark a post of the outbox row `key` carries (at the end of its first embed's footer,
+    or of its text), so a retry finds an earlier post in the channel's history.
+
+    Discord does not return a message's nonce in its history, so the mark must be in the text;
+    players must not read the key there. The mark is the key's nonce written in characters
+    that show as nothing: 48 of them, 96 bits, unique per key.
+    """
+    digest = bytes.fromhex(nonce_of(key))
+    return "".join(_INVISIBLE[(byte >> shift) & 3] for byte in digest for shift in (6, 4, 2, 0))

@@ -1,11 +1,11 @@
 """The poster: drains the service's outbox into Discord, once each, with retries.
 
-Each announcement carries its outbox key in its first embed's footer, and is sent with a nonce
-made from the key (`cogs.nonce`), so a request repeated within minutes, by discord.py or by any
-attempt of the outbox in any process, gets back the message Discord already made. Before a
-retry the poster also looks for a message with that key in the target channel, so a crash (or a
-lost reply) after a post but before the outbox heard of it finds the earlier post however long
-ago it was made.
+Each announcement carries an invisible mark of its outbox key at the end of its first embed's
+footer (players never read the key), and is sent with a nonce made from the key (`cogs.nonce`),
+so a request repeated within minutes, by discord.py or by any attempt of the outbox in any
+process, gets back the message Discord already made. Before a retry the poster also looks for a
+message with that mark in the target channel, so a crash (or a lost reply) after a post but
+before the outbox heard of it finds the earlier post however long ago it was made.
 Announcements of one match go out in order; different matches are delivered concurrently.
 Images are drawn in worker threads so that the event loop keeps answering interactions.
 Each row is read back as its typed announcement (`service.announcements`) and handed to the
@@ -29,8 +29,9 @@ from typing import Any, Protocol, TypeVar
 import discord
 from discord.ext import commands
 
+from cogs.log import REASONS
 from cogs.match import THREAD_MINUTES, JoinButton
-from cogs.nonce import nonce_of
+from cogs.nonce import mark_of, nonce_of
 from cogs.runtime import (
     Runtime,
     draw_board,
@@ -92,7 +93,6 @@ HISTORY_SCAN = 50
 POLL_SECONDS = 0.5
 CONCURRENT_MATCHES = 16
 CONCURRENT_DMS = 8
-KEY_PREFIX = "key "
 # More frames than this make a replay too large to attach; the last ones matter most.
 REPLAY_FRAMES = 120
 
@@ -301,7 +301,7 @@ class Poster:
         channel = await self._target(item, create=False)
         if channel is None:
             return None
-        marker = f"{KEY_PREFIX}{item.key}"
+        marker = mark_of(item.key)
         me = self.bot.user
         async for message in channel.history(limit=HISTORY_SCAN):
             if me is not None and message.author.id != me.id:
@@ -489,8 +489,8 @@ class Poster:
 
     @staticmethod
     def _keyed(embed: discord.Embed, item: Item, extra: str = "") -> discord.Embed:
-        text = f"{extra} · {KEY_PREFIX}{item.key}" if extra else f"{KEY_PREFIX}{item.key}"
-        embed.set_footer(text=clip(text, 2048))
+        mark = mark_of(item.key)
+        embed.set_footer(text=clip(extra, 2048 - len(mark)) + mark)
         return embed
 
     def _simple(self, text: Callable[[A], str]) -> Callable[[Item, A], Awaitable[str]]:
@@ -693,7 +693,7 @@ class Poster:
         self.runtime.dm_closed.add((match.id, player_id))
         channel = await self._channel(match)
         key = f"match:{match.id}:dm-closed:{player_id}"
-        marker = f"{KEY_PREFIX}{key}"
+        marker = mark_of(key)
         async for message in channel.history(limit=HISTORY_SCAN):
             if any(marker in (e.footer.text or "") for e in message.embeds):
                 return
@@ -703,7 +703,7 @@ class Poster:
                 "lives here: use `/orders` in this thread each turn (only you see it)."
             )
         )
-        embed.set_footer(text=marker)
+        embed.set_footer(text=f"match #{match.id}{marker}")
         await channel.send(
             content=mention(player_id),
             embed=embed,
@@ -830,7 +830,8 @@ class Poster:
         match = await self.runtime.matches.get_match(told.match_id, with_state=True)
         names = await self.side_names(match)
         winner = told.winner
-        reason = told.reason or match.end_reason or "the game ended"
+        code = told.reason or match.end_reason
+        reason = "the game ended" if code is None else REASONS.get(code, code)
         if winner:
             result = f"**{side_name(winner)}** ({escaped(names.get(winner, '?'))}) wins"
         else:

@@ -176,8 +176,6 @@ class Runtime:
     sheet_listeners: list[
         Callable[[discord.abc.Messageable, MatchRecord, str], Awaitable[None]]
     ] = field(default_factory=list)
-    # Tutorial match id -> the player it teaches.
-    tutorials: dict[int, str] = field(default_factory=dict)
     # Worker processes for drawing and rule queries; None runs them in threads. Either way the
     # event loop never does the work itself, and processes also keep it clear of the GIL.
     pool: Executor | None = None

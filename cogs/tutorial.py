@@ -4,7 +4,9 @@ The match is an ordinary one against the computer (the same service calls as `/m
 computer:`), in its own thread and never announced in the channel. Each turn's lesson follows
 that turn's order sheet, so a lesson moves on when the player confirms (or the deadline
 passes): turn 1 teaches the Sanctum, moving and confirming, turn 2 casting, turn 3 training,
-turn 4 initiative, combat and capture.
+turn 4 initiative, combat and capture. Which match teaches whom, and the last lesson sent,
+are in the database (`service.tutorials`): a restarted bot goes on with the next lesson, and
+sends none twice.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from cogs.split import clip
 from engine.state import Side
 from service import MatchRecord
 from service.matches import COMPUTER_PREFIX, MatchEnded
+from service.tutorials import Tutorials
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +87,10 @@ class TutorialCog(commands.Cog):
     def runtime(self) -> Runtime:
         return runtime_of(self.bot)
 
+    @property
+    def tutorials(self) -> Tutorials:
+        return Tutorials(self.runtime.matches.store)
+
     async def cog_load(self) -> None:
         self.runtime.sheet_listeners.append(self._after_sheet)
         self.runtime.matches.add_end_listener(self._ended)
@@ -103,10 +110,8 @@ class TutorialCog(commands.Cog):
         runtime = self.runtime
         player = str(interaction.user.id)
         runtime.names[player] = interaction.user.display_name
-        for match_id, who in runtime.tutorials.items():
-            if who != player:
-                continue
-            running = await runtime.matches.get_match(match_id)
+        for running_tutorial in await self.tutorials.of_player(player):
+            running = await runtime.matches.get_match(running_tutorial.match_id)
             if running.status in ("active", "paused"):
                 raise RefusalError(
                     f"Your tutorial (match #{running.id}) is still going in "
@@ -151,7 +156,7 @@ class TutorialCog(commands.Cog):
             await thread.add_user(interaction.user)
         # Known before the match starts: its first sheet, and so its first lesson, may follow
         # at once.
-        runtime.tutorials[match.id] = player
+        await self.tutorials.start(match.id, player)
         await start_if_ready(runtime, match, player)
         await interaction.followup.send(
             f"Your practice match #{match.id} has begun in {thread.mention}. Your order sheet "
@@ -164,7 +169,8 @@ class TutorialCog(commands.Cog):
     ) -> None:
         """The lesson of the turn, right after the turn's sheet (in the DM, or in the thread
         when the player's DMs are closed)."""
-        if self.runtime.tutorials.get(match.id) != player_id:
+        tutorial = await self.tutorials.get(match.id)
+        if tutorial is None or tutorial.player_id != player_id:
             return
         _, view = await self.runtime.view(match.id, player_id)
         side = next(s.side for s in match.seats if s.player_id == player_id)
@@ -174,7 +180,9 @@ class TutorialCog(commands.Cog):
             "?",
         )
         lesson = lessons(sanctum, timestamp(match.deadline_at)).get(match.turn)
-        if lesson is None:
+        # Recorded before it is sent: a sheet delivered again (after a restart, or answered from
+        # its nonce) does not bring its lesson twice.
+        if lesson is None or not await self.tutorials.taught(match.id, match.turn):
             return
         title, text = lesson
         embed = discord.Embed(
@@ -185,9 +193,10 @@ class TutorialCog(commands.Cog):
         await channel.send(embed=embed)
 
     async def _ended(self, ended: MatchEnded) -> None:
-        player = self.runtime.tutorials.pop(ended.match_id, None)
-        if player is None:
+        tutorial = await self.tutorials.end(ended.match_id)
+        if tutorial is None:
             return
+        player = tutorial.player_id
         won = ended.winner_id == player
         text = (
             "You captured the enemy Sanctum and won your first match!"

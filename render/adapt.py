@@ -58,12 +58,37 @@ def _group_mark(group: Group, badges: tuple[SpellBadge, ...]) -> GroupMark:
     )
 
 
+# How a match ends when a Sanctum is taken (one, or both at once).
+CAPTURE_REASONS = frozenset({"sanctum", "both_sancta"})
+
+
+def captured_sancta(view: PlayerView) -> tuple[tuple[int, int], ...]:
+    """The squares of the Sancta taken when the view's match ended by capture: each holds a
+    group of the other side (the Sanctum keeps its owner; the winner stands on it)."""
+    if view.result is None or view.result.reason not in CAPTURE_REASONS:
+        return ()
+    return tuple(
+        (s.coord.x, s.coord.y)
+        for s in view.structures
+        if s.kind == "sanctum"
+        and any(g.coord == s.coord and g.owner != s.owner for g in view.groups)
+    )
+
+
 def result_text(view: PlayerView) -> str:
+    """The header's result: who won and how, naming a taken Sanctum's square."""
     if view.result is None:
         return ""
+    taken = [s for s in view.structures if (s.coord.x, s.coord.y) in captured_sancta(view)]
     if view.result.winner is None:
+        if len(taken) == 2:
+            return "Draw: both Sancta taken"
         return f"Draw ({view.result.reason})"
-    return f"{str(view.result.winner).capitalize()} wins ({view.result.reason})"
+    winner = str(view.result.winner).capitalize()
+    if len(taken) == 1:
+        loser = str(taken[0].owner).capitalize()
+        return f"{winner} wins: {loser}'s Sanctum {taken[0].coord.name} taken"
+    return f"{winner} wins ({view.result.reason})"
 
 
 def scene_from_view(
@@ -141,6 +166,7 @@ def scene_from_view(
         globe=tuple(globe),
         viewer=None if view.viewer is None else str(view.viewer),
         result=result_text(view),
+        captured=captured_sancta(view),
     )
 
 

@@ -20,7 +20,7 @@ from render import overlay as overlay_marks
 from render.adapt import SpellBook, default_spells, report_marks, scene_from_view
 from render.assets import RGB, fit_text, paste_text, text_width
 from render.geometry import Layout, column_name, square_name
-from render.marks import TurnMarks
+from render.marks import CastMark, TurnMarks
 from render.scene import BoardScene, GroupMark, SideInfo, SpellBadge, SquareMark
 from render.sprites import (
     globe,
@@ -218,12 +218,14 @@ def draw_scene(
     overlay: bool = False,
     under: Callable[[Image.Image, Layout], None] | None = None,
     cast_on: AbstractSet[tuple[int, int]] = frozenset(),
+    casts: tuple[CastMark, ...] = (),
 ) -> tuple[Image.Image, Layout, Background]:
     """The board without a turn overlay, as an RGB image ready to draw on.
 
     ``under`` draws between the terrain and the pieces (lines that must not hide them). The
     squares of ``cast_on`` leave their right side to the overlay's cast badges: a turn's image
-    shows what was cast there, and the panel lists what lasts.
+    shows what was cast there, and the panel lists what lasts. ``casts`` (the turn's) get a
+    key in the panel: each chip with its spell's name and square.
     """
     layout = layout_for(scene, theme)
     background = draw_background(
@@ -235,9 +237,28 @@ def draw_scene(
     for square in scene.squares:
         if square.structure is not None or square.groups or square.spells:
             _draw_square(image, layout, square, casts=(square.x, square.y) in cast_on)
+    for x, y in scene.captured:
+        _frame_captured(image, layout, x, y)
     _draw_header(image, layout, scene)
-    _draw_spell_panel(image, layout, scene)
+    _draw_spell_panel(image, layout, scene, casts)
     return image, layout, background
+
+
+def _frame_captured(image: Image.Image, layout: Layout, x: int, y: int) -> None:
+    """A taken Sanctum: a thick frame in the capture colour round its square, edged in dark
+    so it reads on every terrain; it stays on the square's rim, clear of the building's icon
+    and the winner's token."""
+    theme = layout.theme
+    left, top, right, bottom = layout.square_box(x, y)
+    width = max(3, layout.cell // 10)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.capture, width=width)
+    inner = width + 1
+    draw.rectangle(
+        (left + inner, top + inner, right - 1 - inner, bottom - 1 - inner),
+        outline=(20, 20, 24),
+        width=1,
+    )
 
 
 def _draw_square(
@@ -428,8 +449,11 @@ def _draw_side(
         cx += chip_w + round(4 * u)
 
 
-def _draw_spell_panel(image: Image.Image, layout: Layout, scene: BoardScene) -> None:
-    """The globe's spells, then a key to the badges on the board with their squares."""
+def _draw_spell_panel(
+    image: Image.Image, layout: Layout, scene: BoardScene, casts: tuple[CastMark, ...] = ()
+) -> None:
+    """A key to this turn's cast chips, the globe's spells, then a key to the badges on the
+    board with their squares."""
     theme = layout.theme
     u = theme.unit
     x0 = round(10 * u)
@@ -439,7 +463,16 @@ def _draw_spell_panel(image: Image.Image, layout: Layout, scene: BoardScene) -> 
     row = round(19 * u)
     height = round(15 * u)
     size = font_px(theme, 12)
-    entries: list[str | tuple[SpellBadge, str]] = ["Globe"]
+    entries: list[str | tuple[SpellBadge, str]] = []
+    if casts:
+        entries.append("Cast this turn")
+        for cast in casts:
+            where = "Globe" if cast.target is None else square_name(*cast.target)
+            badge = cast.spell
+            if cast.squandered:
+                badge = replace(badge, name=f"{badge.name} (squandered)")
+            entries.append((badge, where))
+    entries.append("Globe")
     entries += [(badge, "") for badge in scene.globe] or ["no spells"]
     on_board: list[str | tuple[SpellBadge, str]] = []
     for square in sorted(scene.squares, key=lambda s: (s.y, s.x)):
@@ -529,6 +562,8 @@ def draw_turn(
         overlay_marks.draw_under_pieces(canvas, layout, scene, marks)
 
     cast_on = frozenset(c.target for c in marks.casts if c.target is not None)
-    image, layout, background = draw_scene(scene, theme, overlay=True, under=under, cast_on=cast_on)
+    image, layout, background = draw_scene(
+        scene, theme, overlay=True, under=under, cast_on=cast_on, casts=marks.casts
+    )
     overlay_marks.draw_marks(image, layout, scene, marks)
     return image, background.palette

@@ -106,6 +106,8 @@ class BoardScene:
     result: str = ""
     # The header's title when not "Turn N": a drawn turn report shows the board after that turn.
     title: str = ""
+    # Squares of the Sancta taken (the final board of a match won by capture): each is framed.
+    captured: tuple[tuple[int, int], ...] = ()
 
     def square(self, x: int, y: int) -> SquareMark | None:
         for square in self.squares:

@@ -15,6 +15,7 @@ from storage.records import (
     ResolutionFailure,
     SeatRecord,
     TurnRecord,
+    TutorialRecord,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "ResolutionFailure",
     "SeatRecord",
     "TurnRecord",
+    "TutorialRecord",
 ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
+from typing import Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from service.clock import from_ms, to_ms
@@ -174,13 +175,53 @@ def anchored_deadline(now_ms: int, turn_seconds: int, anchor: DeadlineAnchor) ->
     raise AssertionError("an allowed weekday falls within eight days")
 
 
-def anchor_of(match: MatchRecord) -> DeadlineAnchor:
-    """The anchor a match was created with (unanchored for most matches)."""
+def changed_anchor(
+    current: DeadlineAnchor, clock: str | None, days: str | None, zone: str | None
+) -> DeadlineAnchor:
+    """``current`` with the options a settings command was given: `clock:off` and `days:any`
+    take the anchor off again; an option not given keeps its value."""
+    if clock is not None and clock.strip().lower() == "off":
+        new_clock = None
+    else:
+        new_clock = current.clock if clock is None else parse_clock(clock)
+    if days is not None and days.strip().lower() in ("any", "every day", "all"):
+        new_days = ALL_DAYS
+    else:
+        new_days = current.days if days is None else parse_days(days)
+    new_zone = current.zone if zone is None else parse_zone(zone)
+    anchor = DeadlineAnchor(clock=new_clock, days=new_days, zone=new_zone)
+    if zone is not None and not anchor.anchored:
+        raise WrongStateError("A timezone needs a deadline `clock` or `days` to apply to.")
+    return anchor
+
+
+class Anchored(Protocol):
+    """A record that keeps an anchor: a match, or a league for the matches it schedules."""
+
+    @property
+    def deadline_clock(self) -> int | None: ...
+    @property
+    def deadline_days(self) -> str | None: ...
+    @property
+    def deadline_zone(self) -> str | None: ...
+
+
+def anchor_of(record: Anchored) -> DeadlineAnchor:
+    """The anchor a match was created with, or a league gives its matches (usually none)."""
     return DeadlineAnchor(
-        clock=match.deadline_clock,
-        days=ALL_DAYS if match.deadline_days is None else parse_days(match.deadline_days),
-        zone=match.deadline_zone or "UTC",
+        clock=record.deadline_clock,
+        days=ALL_DAYS if record.deadline_days is None else parse_days(record.deadline_days),
+        zone=record.deadline_zone or "UTC",
     )
+
+
+def anchor_columns(anchor: DeadlineAnchor) -> dict[str, int | str | None]:
+    """The anchor as stored (the deadline_* columns of matches and leagues)."""
+    return {
+        "deadline_clock": anchor.clock,
+        "deadline_days": anchor.days_text(),
+        "deadline_zone": anchor.zone if anchor.anchored else None,
+    }
 
 
 def turn_deadline(match: MatchRecord, now_ms: int) -> int:

@@ -13,6 +13,7 @@ from storage.records import (
     ResolutionFailure,
     SeatRecord,
     TurnRecord,
+    TutorialRecord,
 )
 from storage.store import Session, Store
 
@@ -32,4 +33,5 @@ __all__ = [
     "StorageError",
     "Store",
     "TurnRecord",
+    "TutorialRecord",
 ]

@@ -37,6 +37,11 @@ class LeagueRecord:
     version: int
     # False: start_seconds is the default for the round length, not a moderator's choice.
     start_chosen: bool
+    # Where the deadlines of the league's matches are anchored (all None: they are not), as in
+    # MatchRecord.
+    deadline_clock: int | None = None
+    deadline_days: str | None = None
+    deadline_zone: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -221,3 +221,13 @@ class PendingDeadline:
     turn: int
     deadline_at: int
     reminders: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TutorialRecord:
+    """A running tutorial: its match, the player it teaches, and the last lesson sent (0: none
+    yet)."""
+
+    match_id: int
+    player_id: str
+    step: int

@@ -18,10 +18,17 @@ from storage.migrate import migrate
 from storage.orders import OrderQueries
 from storage.outbox import OutboxQueries
 from storage.shards import ShardQueries
+from storage.tutorials import TutorialQueries
 
 
 class Session(
-    MatchQueries, ClaimQueries, OrderQueries, OutboxQueries, ShardQueries, FailureQueries
+    MatchQueries,
+    ClaimQueries,
+    OrderQueries,
+    OutboxQueries,
+    ShardQueries,
+    FailureQueries,
+    TutorialQueries,
 ):
     """The queries, bound to one open transaction (each group in its own module)."""
 

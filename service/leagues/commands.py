@@ -7,6 +7,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
+from service.deadline_anchor import anchor_columns
 from service.errors import NotAllowedError, NotFoundError, WrongStateError
 from service.leagues import announce
 from service.leagues.context import LeagueContext
@@ -77,8 +78,9 @@ class LeagueCommands:
             raise taken from None
 
     @staticmethod
-    def _windows(settings: LeagueSettings) -> dict[str, int | None]:
-        return {
+    def _windows(settings: LeagueSettings) -> dict[str, Any]:
+        """The settings stored after the league's row is made: its windows and anchor."""
+        return anchor_columns(settings.anchor) | {
             "signup_opens_at": settings.signup_opens_at,
             "signup_closes_at": settings.signup_closes_at,
             "checkin_opens_at": settings.checkin_opens_at,

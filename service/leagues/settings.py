@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.content import load_content
 from engine.state import RULESETS
+from service.deadline_anchor import DeadlineAnchor, anchor_of
 from service.errors import ServiceError
 from storage.leagues import LeagueRecord
 
@@ -32,6 +33,8 @@ class LeagueSettings:
     than the number of doublings of the field. `start_seconds` is how long players have, from a
     round's opening, to get their match started (choose a deck) before it is forfeited; 0 means
     half the round, at most two days, worked out again whenever the round length changes.
+    `anchor` moves the deadlines of the league's matches to a time of day and allowed weekdays
+    (`service.deadline_anchor`), as `/match create clock: days:` does for one match.
     """
 
     format: str = "swiss"
@@ -49,6 +52,7 @@ class LeagueSettings:
     checkin_opens_at: int | None = None
     checkin_closes_at: int | None = None
     starts_at: int | None = None
+    anchor: DeadlineAnchor = field(default_factory=DeadlineAnchor)
 
     @classmethod
     def of(cls, league: LeagueRecord) -> LeagueSettings:
@@ -68,6 +72,7 @@ class LeagueSettings:
             checkin_opens_at=league.checkin_opens_at,
             checkin_closes_at=league.checkin_closes_at,
             starts_at=league.starts_at,
+            anchor=anchor_of(league),
         )
 
     @property

@@ -18,7 +18,7 @@ The database is the source of truth and every step is safe to repeat:
 - A match that ends by the match's no-show policy ("forfeit", or "abandoned" when both sides were
   absent) is a forfeit in the league, not a rated game.
 - League matches are created with the pairing's colours (`create_match(red_seat=0)`: the
-  creator is the red player).
+  creator is the red player) and with the league's deadline anchor, if it has one.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from service.deadline_anchor import anchor_of
 from service.errors import ServiceError, WrongStateError
 from service.leagues import announce
 from service.leagues.context import LeagueContext
@@ -341,6 +342,7 @@ class Stepper:
         """Create the game's match, or adopt the one an interrupted step created: open, made
         since the round opened, between these players in this order, with the league's rules."""
         league = season.league
+        anchor = anchor_of(league)
         decks = {p.player_id: p.deck_id for p in season.players}
         adopted: int | None = None
         for match in await self.ctx.matches.list_matches(
@@ -353,6 +355,7 @@ class Stepper:
                 and match.channel_id == league.channel_id
                 and (match.ruleset, match.realm, match.turn_seconds, match.no_show_limit)
                 == (league.ruleset, league.realm, league.turn_seconds, league.no_show_limit)
+                and anchor_of(match) == anchor
             ):
                 async with self.ctx.store.read() as s:
                     if await LeagueQueries(s).game_for_match(match.id) is None:
@@ -370,6 +373,7 @@ class Stepper:
                 "channel_id": league.channel_id,
                 # The pairing chose the colours: the match creator (red's player) plays red.
                 "red_seat": 0,
+                "anchor": anchor if anchor.anchored else None,
             }
             try:
                 match = await self.ctx.matches.create_match(game.red_id, deck_id=red_deck, **kwargs)

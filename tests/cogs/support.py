@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
-from collections.abc import AsyncIterator, Callable
+import re
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,4 +126,36 @@ async def wait_final_post(world: World, thread: Channel, match_id: int) -> Messa
         timeout=TIMEOUT * 2,
         what="the final post",
     )
+    return found
+
+
+# What an outbox key looks like (match:1:turn:3:resolved, league:1:round:1:opened), and the
+# "key ..." marker posts once ended with; command options such as `match:1` are not keys.
+KEY_PATTERN = re.compile(r"\b(?:match|league):\d+:\w|\bkey \S+:")
+
+
+def readable(message: Message) -> str:
+    """What a player reads in a message: its text, its embeds, the labels and options of its
+    components and the names of its attachments (not custom_ids, which Discord never shows)."""
+    parts = [message.content, json.dumps(message.embeds, ensure_ascii=False)]
+    for row in message.components:
+        for part in row.get("components", []):
+            parts += [str(part.get(k, "")) for k in ("label", "placeholder")]
+            parts += [
+                f"{o.get('label', '')} {o.get('description', '')}" for o in part.get("options", [])
+            ]
+    parts += [a.filename for a in message.attachments]
+    return "\n".join(parts)
+
+
+def keys_seen(sandbox: Sandbox, players: Iterable[ScriptedPlayer]) -> list[str]:
+    """Every outbox key (or key marker) that one of ``players`` can read anywhere."""
+    found: list[str] = []
+    for player in players:
+        for messages in sandbox.everything_visible_to(player.user).values():
+            for message in messages:
+                text = readable(message)
+                found += [
+                    text[max(0, m.start() - 20) : m.end() + 20] for m in KEY_PATTERN.finditer(text)
+                ]
     return found

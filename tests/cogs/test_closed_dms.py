@@ -14,6 +14,7 @@ from tests.cogs.support import (
     chosen_orders,
     create_match,
     dm_sheet,
+    keys_seen,
     wait_turn_post,
 )
 
@@ -78,3 +79,5 @@ async def test_reminders_keep_orders_private_and_dms_resume_when_opened(world: W
             timeout=TIMEOUT,
         )
         assert private.channel_id == world.bob.dm.id
+        # The closed-DM notice and the reminders, public and private, carry no outbox key.
+        assert keys_seen(world.sandbox, (world.alice, world.bob, world.carol)) == []

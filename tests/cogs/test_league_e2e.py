@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
+from zoneinfo import ZoneInfo
 
 import discord
 import pytest
@@ -42,6 +44,7 @@ from service.matches import MatchService
 from service.outbox import Outbox
 from storage import OutboxRecord, Store
 from storage.leagues import LeagueGameRecord, LeagueQueries
+from tests.cogs.support import keys_seen
 from tests.sandbox.support import running
 from tests.service.leagues.harness import DAY, HOUR, START, deck_spells
 
@@ -208,6 +211,7 @@ async def test_six_player_league_runs_three_rounds_in_discord(world: World) -> N
     assert "Spring has started with 3 rounds" in await reply(started)
     await w.post()
     assert "round 1 of 3 is open" in w.channel_text()
+    assert "matches not started by <t:" in w.channel_text()
     # A retry finds the earlier post by its key instead of posting twice.
     async with w.store.read() as s:
         (opened,) = await s.list_outbox(kind="league_round_opened")
@@ -271,6 +275,8 @@ async def test_six_player_league_runs_three_rounds_in_discord(world: World) -> N
     board = await reply(await w.players["b"].slash("leaderboard"))
     games = {line.split()[1]: int(line.split()[3]) for line in board.splitlines()[2:-1]}
     assert games == {"Ada": 3, "Bram": 2, "Cleo": 3, "Dov": 1, "Esme": 1, "Finn": 2}
+    # No league post (round openings, reminders by DM, standings) shows an outbox key.
+    assert keys_seen(w.sandbox, w.players.values()) == []
 
 
 async def test_settings_check_in_late_join_schedule_and_an_early_end(world: World) -> None:
@@ -373,3 +379,56 @@ async def test_a_match_outside_leagues_is_rated_and_named_on_the_leaderboard(wor
     profile = await reply(await w.players["f"].slash("profile", player=w.players["e"]))
     assert profile.startswith("Esme: rating ")
     assert "Rated games: 1 (1 won, 0 drawn, 0 lost)" in profile
+
+
+async def test_a_league_anchors_its_matches_deadlines_to_a_clock_and_weekdays(
+    world: World,
+) -> None:
+    w = world
+    await reply(await w.mod.slash("league create", name="Evenings", rounds=1))
+    shown = await reply(await w.mod.slash("league settings", league="Evenings"))
+    assert "Match deadlines: the turn length after each turn opens" in shown
+    wrong = await w.mod.slash("league settings", league="Evenings", clock="20:00", timezone="Mars")
+    assert "Unknown timezone 'Mars'" in await reply(wrong)
+    anchored = await reply(
+        await w.mod.slash(
+            "league settings",
+            league="Evenings",
+            clock="20:00",
+            days="mon-fri",
+            timezone="Europe/Paris",
+        )
+    )
+    assert "Match deadlines: at 20:00, on mon-fri (Europe/Paris)" in anchored
+    # A later change keeps what it does not name.
+    weekends = await reply(await w.mod.slash("league settings", league="Evenings", days="sat,sun"))
+    assert "Match deadlines: at 20:00, on sat,sun (Europe/Paris)" in weekends
+    cleared = await reply(
+        await w.mod.slash("league settings", league="Evenings", clock="off", days="any")
+    )
+    assert "Match deadlines: the turn length after each turn opens" in cleared
+    again = await w.mod.slash(
+        "league settings", league="Evenings", clock="20:00", days="mon-fri", timezone="Europe/Paris"
+    )
+    assert "at 20:00, on mon-fri (Europe/Paris)" in await reply(again)
+
+    for letter in "ab":
+        await reply(await w.players[letter].slash("league signup", league="Evenings"))
+        w.clock.advance(1)
+    await reply(await w.mod.slash("league start", league="Evenings"))
+    async with w.store.read() as s:
+        game = (await LeagueQueries(s).list_games(1, round_no=1))[0]
+    assert game.match_id is not None
+    for pid in (game.red_id, game.blue_id):
+        deck = await w.cog.runtime.decks.create_deck(pid, "main", "war", deck_spells())
+        await w.matches.choose_deck(game.match_id, pid, deck.id)
+    await w.matches.start_match(game.match_id, game.red_id)
+    match = await w.matches.get_match(game.match_id)
+    assert match.deadline_at is not None
+    deadline = datetime.fromtimestamp(match.deadline_at / 1000, ZoneInfo("Europe/Paris"))
+    assert (deadline.hour, deadline.minute) == (20, 0) and deadline.weekday() < 5
+    assert (
+        deadline.timestamp() * 1000 >= w.clock.now().timestamp() * 1000 + match.turn_seconds * 1000
+    )
+    late = await w.mod.slash("league settings", league="Evenings", clock="off")
+    assert "has started; its settings can no longer change" in await reply(late)

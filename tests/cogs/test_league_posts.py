@@ -9,6 +9,7 @@ import pytest
 
 from bot import MatchBot
 from cogs.league_posts import LEAGUE_ANNOUNCEMENTS, LeagueDeliverer
+from cogs.nonce import mark_of
 from cogs.poster import poster_of
 from sandbox import Channel, Message
 from service.announcements import TurnResolved
@@ -50,7 +51,7 @@ async def settled(bot: MatchBot, key: str) -> OutboxRecord:
 
 
 def keyed(messages: list[Message], key: str) -> list[Message]:
-    return [m for m in messages if f"-# {key}" in m.content]
+    return [m for m in messages if mark_of(key) in m.content]
 
 
 @pytest.mark.parametrize("status", [503, 403])

@@ -7,11 +7,13 @@ import re
 
 from sandbox import render_transcript
 from tests.cogs.support import (
+    TIMEOUT,
     World,
     bot_running,
     chosen_orders,
     create_match,
     dm_sheet,
+    keys_seen,
     posts,
     wait_final_post,
     wait_turn_post,
@@ -24,7 +26,9 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
     async with bot_running(world) as bot:
         thread, match_id = await create_match(world)
         await world.sandbox.wait_for(
-            lambda: posts(world.sandbox, thread, f"Match #{match_id} begins"), what="the start"
+            lambda: posts(world.sandbox, thread, f"Match #{match_id} begins"),
+            timeout=TIMEOUT,
+            what="the start",
         )
         ended = False
         for turn in range(1, MAX_TURNS + 1):
@@ -60,7 +64,12 @@ async def test_a_whole_match_from_create_to_the_final_post(world: World) -> None
             struck = b" hits " in full or b" misses " in full
             # The stored report has each fight per round; the file's strikes are recomputed.
             assert struck == any("Fight on " in text for text in shown)
+            # A blow the armour stops says so, never "hits ... for 0".
+            assert b" for 0 (" not in full
         assert any("moved a group" in text for text in logs)
         assert not [text for text in logs if re.search(r"\b(group|minion) \d", text)]
         assert not [text for text in logs if re.search(r" (hits|misses) |[a-z]_[a-z]", text)]
         assert "is over" in render_transcript(world.sandbox, thread)
+        # Nobody reads an outbox key anywhere: the match's posts, sheets and DMs find their
+        # earlier copies by an invisible mark.
+        assert keys_seen(world.sandbox, (world.alice, world.bob, world.carol)) == []

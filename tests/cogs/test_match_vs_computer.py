@@ -51,7 +51,9 @@ async def test_a_player_confirms_a_turn_against_the_computer(world: World, level
         match_id = int((found.name or "").split("#")[1].split(":")[0])
         assert f"computer ({level})" in (found.name or "")
         await world.sandbox.wait_for(
-            lambda: posts(world.sandbox, found, f"Match #{match_id} begins"), what="the start"
+            lambda: posts(world.sandbox, found, f"Match #{match_id} begins"),
+            timeout=TIMEOUT,
+            what="the start",
         )
         await dm_sheet(world.alice, match_id, 1)
         _orders, text = await chosen_orders(bot, world.alice, match_id)

@@ -3,14 +3,20 @@ each power level) and the mana a town makes once taken; what is picked reaches t
 
 from __future__ import annotations
 
+from io import BytesIO
 from itertools import permutations
 from typing import Any
 
+from PIL import Image, ImageChops
+
 from bot import MatchBot
-from cogs.runtime import seat_of
+from cogs.runtime import draw_board, seat_of
 from engine.coords import Coord
 from engine.legal import legal_moves
 from engine.state import ActiveSpell, GameState, Group, HostRef, Mana, Minion, Side, Structure
+from render import DEFAULT_THEME
+from render.board import legend_left
+from render.geometry import Layout
 from sandbox import Message, walk_components
 from tests.cogs.support import World, bot_running, create_match, dm_sheet, wait_turn_post
 from tests.cogs.test_sheet import edited, orders_field, select
@@ -180,9 +186,33 @@ async def test_hereditary_bound_spells_and_a_town_mana_choice_from_the_sheet(
         await world.alice.click(sheet, "Confirm")
         await edited(world, sheet, lambda m: "Confirmed" in m.embeds[0]["description"])
         await world.bob.send_dm("confirm")
-        await wait_turn_post(world, thread, match_id, 1)
+        post = await wait_turn_post(world, thread, match_id, 1)
 
         assert bot.runtime is not None
+        # The board's panel keys this turn's cast chips: drawn with the casts left out of the
+        # report, the panel differs (without a key, the panel depends on the state alone).
+        record = await bot.runtime.matches.history(match_id, 1)
+        posted = Image.open(
+            BytesIO(next(a.data for a in post.attachments if a.filename.endswith(".png")))
+        )
+        quiet = {
+            **record.report,
+            "events": [
+                e
+                for e in record.report["events"]
+                if e["kind"] not in ("spell_executed", "spell_squandered")
+            ],
+        }
+        without = Image.open(BytesIO(draw_board(record.state, quiet)))
+        layout = Layout(record.state["width"], record.state["height"], DEFAULT_THEME)
+        panel = (0, layout.panel_top, legend_left(layout), layout.height)
+        assert posted.size == without.size == layout.size
+        assert (
+            ImageChops.difference(
+                posted.convert("RGB").crop(panel), without.convert("RGB").crop(panel)
+            ).getbbox()
+            is not None
+        )
         after = await bot.runtime.matches.get_match(match_id, with_state=True)
         assert after.state is not None
         state = GameState.from_dict(after.state)

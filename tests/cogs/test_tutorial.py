@@ -7,6 +7,7 @@ from __future__ import annotations
 from cogs.tutorial import LEVELS
 from engine.state import Side
 from sandbox import Channel, Message
+from service.tutorials import Tutorials
 from tests.cogs.support import TIMEOUT, World, bot_running, dm_sheet, titled
 
 
@@ -76,8 +77,43 @@ async def test_a_tutorial_teaches_turn_by_turn_in_dms(world: World) -> None:
             world.alice.dm, predicate=lambda m: titled(m, "Tutorial complete"), timeout=TIMEOUT
         )
         assert "/match create computer:greedy" in str(closing.embeds[0]["description"])
-        assert bot.runtime.tutorials == {}
+        assert await Tutorials(bot.runtime.matches.store).of_player(str(world.alice.id)) == []
         assert world.carol.visible(world.lobby) == []
+
+
+async def test_a_restarted_bot_goes_on_with_the_next_lesson(world: World) -> None:
+    async with bot_running(world):
+        started = await world.alice.slash("tutorial", level="random")
+        await started.wait_done(timeout=TIMEOUT)
+        await world.alice.wait_for_message(
+            world.alice.dm, predicate=lambda m: titled(m, lesson(1)), timeout=TIMEOUT
+        )
+        await world.alice.send_dm("confirm")
+        await world.alice.wait_for_message(
+            world.alice.dm, predicate=lambda m: titled(m, lesson(2)), timeout=TIMEOUT
+        )
+    # The bot stops and starts again on the same database, mid-tutorial.
+    async with bot_running(world) as bot:
+        assert bot.runtime is not None
+        again = await world.alice.slash("tutorial")
+        refusal = await again.wait_done(timeout=TIMEOUT)
+        assert refusal.content.startswith("Your tutorial (match #1) is still going")
+        await world.alice.send_dm("confirm")
+        await dm_sheet(world.alice, 1, 3)
+        third: Message = await world.alice.wait_for_message(
+            world.alice.dm, predicate=lambda m: titled(m, lesson(3)), timeout=TIMEOUT
+        )
+        assert "train swordsman at sanctum" in str(third.embeds[0]["description"])
+        # Each lesson came once, in order, across the restart.
+        steps = [
+            step for m in world.alice.dms() for step in (1, 2, 3, 4) if titled(m, lesson(step))
+        ]
+        assert steps == [1, 2, 3]
+        conceded = await world.alice.slash("match concede", match=1)
+        await conceded.wait_done(timeout=TIMEOUT)
+        await world.alice.wait_for_message(
+            world.alice.dm, predicate=lambda m: titled(m, "Tutorial complete"), timeout=TIMEOUT
+        )
 
 
 async def test_a_match_against_the_computer_has_no_lessons(world: World) -> None:

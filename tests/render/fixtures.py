@@ -23,6 +23,7 @@ from engine.state import (
     Minion,
     Options,
     PlayerState,
+    Result,
     Side,
     Square,
     Structure,
@@ -376,3 +377,18 @@ def crowded_square_scene() -> tuple[BoardScene, TurnMarks]:
         trained=(TrainMark((1, 1), "blue", "+2 Sw"),),
     )
     return scene, marks
+
+
+def captured_state() -> GameState:
+    """The midgame position as a final board: Red's army stands on Blue's Sanctum and has
+    won by capture."""
+    state = midgame_state()
+    blue_sanctum = next(s for s in state.structures if s.kind == "sanctum" and s.owner == Side.BLUE)
+    army = state.group_at(c("F6"))
+    assert army is not None
+    doc = state.to_dict()
+    doc["groups"] = [
+        {**g, "coord": blue_sanctum.coord.name} if g["id"] == army.id else g for g in doc["groups"]
+    ]
+    doc["result"] = Result(Side.RED, "sanctum").to_dict()
+    return GameState.from_dict(doc)

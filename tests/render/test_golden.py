@@ -28,7 +28,14 @@ from render import (
 )
 from render.board import draw_turn
 from render.encode import png_bytes
-from tests.render.fixtures import c, crowded_square_scene, midgame_report, midgame_state, spell_book
+from tests.render.fixtures import (
+    c,
+    captured_state,
+    crowded_square_scene,
+    midgame_report,
+    midgame_state,
+    spell_book,
+)
 from tests.render.golden_images import assert_matches_golden
 
 
@@ -52,6 +59,15 @@ def test_board_matches_golden(
         names={"red": "Morgana", "blue": "Quill"},
     )
     assert_matches_golden(name, png)
+
+
+def test_a_final_board_won_by_capture_matches_golden(content: Content) -> None:
+    png = render_board(
+        view_for(captured_state(), None, content),
+        spells=spell_book(),
+        names={"red": "Morgana", "blue": "Quill"},
+    )
+    assert_matches_golden("board_final_captured", png)
 
 
 def red_orders() -> Orders:
