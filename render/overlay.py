@@ -133,6 +133,8 @@ def draw_marks(image: Image.Image, layout: Layout, scene: BoardScene, marks: Tur
             chip, at = structure_mana_chip(structure.mana_type, left, top, cell)
             image.paste(chip, at, chip)
     # Chips of new recruits last: the combat marks on the square's edge may not hide them.
+    # Several kinds trained on one square stack upwards, one chip above the other.
+    stacked: dict[XY, int] = {}
     for train in marks.trained:
         left, _top, right, bottom = layout.square_box(*train.at)
         square = scene.square(*train.at)
@@ -145,7 +147,9 @@ def draw_marks(image: Image.Image, layout: Layout, scene: BoardScene, marks: Tur
         x = right - chip.width - 2
         if square is not None and square.structure is not None:
             x = max(x, left + max(1, cell // 30) + round(cell * 0.5))
-        image.paste(chip, (x, bottom - chip.height - 2), chip)
+        below = stacked.get(train.at, 0)
+        stacked[train.at] = below + 1
+        image.paste(chip, (x, bottom - (chip.height + 1) * below - chip.height - 2), chip)
 
 
 def _unit(start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float, float]:

@@ -182,3 +182,18 @@ def test_a_crowded_squares_marks_leave_its_buildings_icon_clear() -> None:
         opaque = icon.getchannel("A").point(lambda a: 255 if a == 255 else 0)
         changed = ImageChops.difference(drawn.crop(box), bare.crop(box)).convert("L")
         assert ImageChops.multiply(changed, opaque).getbbox() is None, (square.x, square.y)
+
+
+def test_two_kinds_trained_on_one_square_are_both_readable() -> None:
+    scene, _marks = crowded_square_scene()
+    at = next((s.x, s.y) for s in scene.squares if s.structure is not None)
+    swords, mana = TrainMark(at, "red", "+Sw"), TrainMark(at, "red", "+Mana")
+    bare, _palette = draw_turn(scene, TurnMarks())
+    first, _palette = draw_turn(scene, TurnMarks(trained=(swords,)))
+    both, _palette = draw_turn(scene, TurnMarks(trained=(swords, mana)))
+    # Every pixel the first chip drew is still the first chip's: the second does not cover it.
+    drew = ImageChops.difference(first, bare).convert("L").point(lambda v: 255 if v else 0)
+    kept = ImageChops.difference(both, first).convert("L")
+    assert ImageChops.multiply(kept, drew).getbbox() is None
+    # And the second chip is drawn somewhere.
+    assert kept.getbbox() is not None
