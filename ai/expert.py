@@ -40,8 +40,9 @@ from engine.view import PlayerView, view_for
 log = logging.getLogger(__name__)
 
 # Rollouts of two turns each. A rollout costs 6 to 10 ms of CPU, so this keeps a decision
-# within about 2 s; a late-game turn with many groups would otherwise run 350 and more.
-EXPERT_BUDGET: Final = 220
+# (with the enemy models of its worlds) within about 2 s on a loaded machine; a late-game
+# turn with many groups would otherwise run 350 and more.
+EXPERT_BUDGET: Final = 160
 EXPERT_WORLDS: Final = 3
 ENEMY_BUDGET: Final = 40  # the greedy enemy model's simulations per world
 CAST_GAIN: Final = 0.3
