@@ -33,13 +33,16 @@ from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import DiscardOrder, MoveOrder, Orders
 from engine.spells.schema import SpellDef
-from engine.state import ActiveSpell, GameState, Group, Options, Side
+from engine.state import ActiveSpell, GameState, Group, Mana, Options, Side
 from engine.turn import resolve_turn
 from engine.view import PlayerView, view_for
 
 log = logging.getLogger(__name__)
 
-EXPERT_BUDGET: Final = 1500  # rollouts of two turns each
+# Rollouts of two turns each. A rollout costs 6 to 10 ms of CPU, so this keeps a decision
+# (with the enemy models of its worlds) within about 2 s on a loaded machine; a late-game
+# turn with many groups would otherwise run 350 and more.
+EXPERT_BUDGET: Final = 160
 EXPERT_WORLDS: Final = 3
 ENEMY_BUDGET: Final = 40  # the greedy enemy model's simulations per world
 CAST_GAIN: Final = 0.3
@@ -54,10 +57,17 @@ INCOME_WORTH: Final = 0.8  # worth of one mana it will make
 CAUTION: Final = 0.3  # weight of the worst world in a plan's score
 THREAT: Final = 1.2  # an unguarded Sanctum against an enemy raid two turns out
 THREAT_RADIUS: Final = 4  # two turns of two squares
+RAID: Final = 5  # an enemy recruit group this close to the Sanctum calls forces home
+DEFEND_RADIUS: Final = 8  # groups this many steps from home or nearer are called
+SUPPORT: Final = 0.7  # a recruit group beside the Sanctum, as a share of a guard on it
+HOME_SLACK: Final = 2  # the default policy calls home groups at most this much further out
 # Mana kept beyond what one spell needs is worth only this much of its face value to the
 # expert: floating mana wins nothing, so a cast that does some good beats keeping it.
 FLOAT_FROM: Final = 5
 FLOAT_WORTH: Final = 0.25
+SPEND_FROM: Final = 12  # mana left after the casts that calls for more of them
+SPEND_ROUNDS: Final = 2
+SPEND_TRIES: Final = 4  # casts scored in every world per round
 COPIES_KEPT: Final = 2  # a full hand keeps at most this many copies of one spell
 CYCLE_POOL: Final = 8  # nothing cast from a pool this big: the hand needs new cards
 
@@ -144,9 +154,11 @@ def rollout(world: World, side: Side, orders: Orders, content: Content) -> float
 
 
 def default_orders(state: GameState, side: Side, content: Content) -> Orders:
-    """Cheap play without simulation: train by rule of thumb, guard a threatened Sanctum (or
-    reinforce a guard too weak for the raid next to it), march
-    every other group toward its nearest goal (a town it does not own or the enemy Sanctum)."""
+    """Cheap play without simulation: train by rule of thumb; while an enemy raid can reach the
+    Sanctum within two turns, keep the guard, send a group to an empty or too weak guard, and
+    bring home every recruit group that can be back about as soon as the raid arrives (toward
+    the Sanctum or the raider, whichever is nearer); march every other group toward its nearest
+    goal (a town it does not own or the enemy Sanctum)."""
     board = Board(state, content)
     goals = [s.coord for s in state.structures if s.owner != side]
     sanctum = state.sanctum(side)
@@ -156,6 +168,9 @@ def default_orders(state: GameState, side: Side, content: Content) -> Orders:
         and sanctum is not None
         and (state.group_at(sanctum.coord) is None or breach_risk(state, side) > 0)
     )
+    raiders = _raiders(state, side, board) if threatened else []
+    if raiders and sanctum is not None and not _outmatched(state, side, sanctum.coord, raiders):
+        raiders = []
     moves: list[MoveOrder] = []
     taken: set[Coord] = set()
     for gid, dests in sorted(move_options(state, side, content).items()):
@@ -170,6 +185,22 @@ def default_orders(state: GameState, side: Side, content: Content) -> Orders:
             continue
         if not group.is_recruit_group:
             targets = [g.coord for g in state.groups if g.owner != side] or goals
+        elif raiders and sanctum is not None and _called_home(group, sanctum.coord, raiders, board):
+            # Between home and the raid: onto the Sanctum, or into the raid's path.
+            home = sanctum.coord
+            raid = min(raiders, key=lambda r: (board.dist(r.coord, home), r.id)).coord
+            best = min(
+                dests,
+                key=lambda d: (board.dist(d, home) + board.dist(d, raid), board.dist(d, home)),
+            )
+            if board.dist(best, home) + board.dist(best, raid) < board.dist(
+                group.coord, home
+            ) + board.dist(group.coord, raid) or board.dist(best, home) < board.dist(
+                group.coord, home
+            ):
+                moves.append(MoveOrder(gid, best))
+                taken.add(best)
+            continue
         else:
             targets = goals
         if not targets:
@@ -185,6 +216,38 @@ def default_orders(state: GameState, side: Side, content: Content) -> Orders:
     # No town mana choices: a town taken in the rollout's second turn makes its default type,
     # and asking which towns may be taken costs as much as the rest of the policy.
     return Orders(trains=choose_trains(state, side, content), moves=tuple(moves))
+
+
+def _raiders(state: GameState, side: Side, board: Board) -> list[Group]:
+    """Enemy recruit groups within ``RAID`` steps of ``side``'s Sanctum."""
+    sanctum = state.sanctum(side)
+    if sanctum is None:
+        return []
+    return [
+        g
+        for g in state.groups
+        if g.owner is side.other
+        and g.is_recruit_group
+        and board.dist(g.coord, sanctum.coord) <= RAID
+    ]
+
+
+def _outmatched(state: GameState, side: Side, home: Coord, raiders: list[Group]) -> bool:
+    """The guard and the recruit groups beside the Sanctum are weaker than the raid."""
+    guard = state.group_at(home)
+    mine = 0.0 if guard is None or guard.owner is not side else _strength(guard)
+    mine += SUPPORT * sum(
+        _strength(g)
+        for g in state.groups
+        if g.owner is side and g.is_recruit_group and g.coord.dist(home) == 1
+    )
+    return mine < sum(_strength(r) for r in raiders)
+
+
+def _called_home(group: Group, home: Coord, raiders: list[Group], board: Board) -> bool:
+    """A group is called home when it can be there about as soon as the nearest raid."""
+    nearest = min(board.dist(r.coord, home) for r in raiders)
+    return board.dist(group.coord, home) <= nearest + HOME_SLACK
 
 
 def threats(state: GameState, side: Side) -> list[tuple[int, float]]:
@@ -211,10 +274,10 @@ def value(state: GameState, side: Side, content: Content) -> float:
     if state.result is not None:
         return score
     for spell in state.active_spells:
-        if spell.helper:
-            continue
         definition = content.spells.get(spell.spell_id)
-        if definition is None:
+        if definition is None or (spell.helper and not _income(definition)):
+            # A helper is part of the spell that left it, and costs nothing itself; one that
+            # makes mana (Death Knell's echo) is the lasting part of its spell and counts.
             continue
         share = _share_left(spell, definition, state.turn)
         worth = LASTING * definition.cost.total * share
@@ -228,7 +291,8 @@ def value(state: GameState, side: Side, content: Content) -> float:
     for s in (side, side.other):
         pool = state.player(s).pool.total
         floating = max(0, min(pool, WEIGHTS.pool_cap) - FLOAT_FROM)
-        cut = (1 - FLOAT_WORTH) * WEIGHTS.pool * floating
+        excess = max(0, pool - WEIGHTS.pool_cap)
+        cut = (1 - FLOAT_WORTH) * (WEIGHTS.pool * floating + WEIGHTS.pool_excess * excess)
         score += -cut if s is side else cut
     for s in (side, side.other):
         sanctum = state.sanctum(s)
@@ -252,7 +316,8 @@ def _strength(group: Group) -> float:
 def breach_risk(state: GameState, side: Side) -> float:
     """A guard too weak for the enemy recruit groups that can reach the Sanctum next turn is
     little better than none: ``evaluate``'s penalty for an open Sanctum at that distance, times
-    the chance the raid wins the fight (``evaluate`` counts any guard as enough)."""
+    the chance the raid wins the fight against the guard and, at ``SUPPORT`` of their strength,
+    the side's recruit groups beside the Sanctum (``evaluate`` counts any guard as enough)."""
     sanctum = state.sanctum(side)
     guard = None if sanctum is None else state.group_at(sanctum.coord)
     if sanctum is None or guard is None or guard.owner is not side:
@@ -265,7 +330,13 @@ def breach_risk(state: GameState, side: Side) -> float:
     if not raiders:
         return 0.0
     nearest = min(g.coord.dist(sanctum.coord) for g in raiders)
-    mine = _strength(guard)
+    # Recruit groups beside the Sanctum join the guard next turn or meet the raid on its way.
+    support = [
+        g
+        for g in state.groups
+        if g.owner is side and g.is_recruit_group and g.coord.dist(sanctum.coord) == 1
+    ]
+    mine = _strength(guard) + SUPPORT * sum(_strength(g) for g in support)
     theirs = sum(_strength(g) for g in raiders)
     held = 1.0 if theirs <= 0 else (mine / theirs) ** 2 / (1 + (mine / theirs) ** 2)
     return WEIGHTS.breach[max(1, nearest)] * (1 - held)
@@ -368,9 +439,10 @@ def _prune(
 
 def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts, tried: Tried) -> Orders:
     """The shared cast search (:func:`ai.search.add_casts`) over more options and targets, a
-    lower bar and a longer shortlist; ``tried`` records each card's best gain for the discard."""
+    lower bar and a longer shortlist; ``tried`` records each card's best gain for the discard.
+    Then, while a big pool is left, :func:`spend` it."""
     options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
-    return search.add_casts(
+    orders = search.add_casts(
         state,
         side,
         orders,
@@ -381,6 +453,51 @@ def add_casts(state: GameState, side: Side, orders: Orders, sim: Rollouts, tried
         shortlist=SHORTLIST,
         tried=tried,
     )
+    return spend(state, side, orders, sim, options=options, tried=tried)
+
+
+def spend(
+    state: GameState,
+    side: Side,
+    orders: Orders,
+    sim: Rollouts,
+    *,
+    options: list[CastOption],
+    tried: Tried,
+) -> Orders:
+    """While ``SPEND_FROM`` mana or more would be left, add a cast that scores at least as well
+    as keeping the mana in every world: of each card (or other source) its cast with the best
+    first-world gain (else its best-ranked target), the few best by that gain, dearest first
+    on a tie. A big pool wins nothing and refills every turn, so no gain is asked."""
+    pool = state.player(side).pool
+    costs = {o.order: o.cost for o in options}
+    current = sim.score(orders)
+    for _ in range(SPEND_ROUNDS):
+        reserved = sum((costs.get(c, Mana()) for c in orders.casts), Mana())
+        if pool.total - reserved.total < SPEND_FROM:
+            break
+        picks: dict[tuple[int, str, int | None], tuple[float, CastOption]] = {}
+        for o in options:
+            key = (o.order.card_uid, o.spell.id, o.order.bound_source)
+            if search._clashes(o.order, orders.casts) or not pool.covers(reserved + o.cost):
+                continue
+            known = tried.get(o.order.card_uid) if o.order.card_uid else None
+            gain = known[0] if known is not None and known[1] == o.order else float("-inf")
+            if key not in picks or gain > picks[key][0]:
+                picks[key] = (gain, o)
+        ranked = sorted(picks.values(), key=lambda p: (-p[0], -p[1].cost.total))
+        best: tuple[float, Orders] | None = None
+        for _, o in ranked[:SPEND_TRIES]:
+            if sim.exhausted:
+                break
+            candidate = replace(orders, casts=(*orders.casts, o.order))
+            score = sim.score(candidate)
+            if score >= current and (best is None or score > best[0]):
+                best = (score, candidate)
+        if best is None:
+            break
+        current, orders = best
+    return orders
 
 
 def guard(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
@@ -403,6 +520,66 @@ def guard(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders
         if sanctum.coord not in dests or sim.exhausted:
             continue
         candidate = _with_move(orders, gid, sanctum.coord)
+        score = sim.score(candidate)
+        if score > current:
+            best, current = candidate, score
+    return best
+
+
+def defend(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Orders:
+    """While an enemy raid can reach the Sanctum within two turns, bring forces home: each
+    group's longest step toward the Sanctum, its step toward the nearest raider that does not
+    lead away from home, and every group's homeward step together. Each candidate is scored in
+    every world, not screened in the first one: there the enemy plays ``greedy``, which may
+    not raid at all, and a homeward step would look like a wasted turn."""
+    sanctum = state.sanctum(side)
+    raiders = (
+        [
+            g
+            for g in state.groups
+            if g.owner is side.other and g.is_recruit_group and g.coord.dist(sanctum.coord) <= RAID
+        ]
+        if sanctum is not None
+        else []
+    )
+    if sanctum is None or not raiders:
+        return orders
+    board = Board(state, sim.content)
+    home = sanctum.coord
+    steps: dict[int, list[Coord]] = {}
+    for gid, dests in sorted(move_options(state, side, sim.content).items()):
+        group = state.group(gid)
+        if group is None or not group.is_recruit_group or group.coord == home or not dests:
+            continue
+        here = board.dist(group.coord, home)
+        if here > DEFEND_RADIUS:
+            continue
+        closer = [d for d in dests if board.dist(d, home) < here]
+        if not closer:
+            continue
+        homeward = min(closer, key=lambda d: (board.dist(d, home), d.y, d.x))
+        nearest = min(raiders, key=lambda r: (board.dist(group.coord, r.coord), r.id))
+        intercept = min(
+            [d for d in dests if board.dist(d, home) <= here],
+            key=lambda d: (board.dist(d, nearest.coord), board.dist(d, home), d.y, d.x),
+        )
+        steps[gid] = list(dict.fromkeys([homeward, intercept]))
+    if not steps:
+        return orders
+    tries = [[(gid, dest)] for gid, dests in steps.items() for dest in dests]
+    if len(steps) > 1:
+        tries.append([(gid, dests[0]) for gid, dests in steps.items()])
+        tries.append([(gid, dests[-1]) for gid, dests in steps.items()])
+    current = sim.score(orders)
+    best = orders
+    for moves in tries:
+        if sim.exhausted:
+            break
+        candidate = orders
+        for gid, dest in moves:
+            candidate = _with_move(candidate, gid, dest)
+        if candidate == orders:
+            continue
         score = sim.score(candidate)
         if score > current:
             best, current = candidate, score
@@ -458,8 +635,9 @@ def cycle_hand(
 def plan(
     state: GameState, side: Side, content: Content, sim: Rollouts, rng: random.Random
 ) -> Orders:
-    """Trainings and town mana by rule of thumb, then moves, casts, moves again, a guard, a
-    discard; all legal."""
+    """Trainings and town mana by rule of thumb, then moves, forces brought home to meet a
+    raid, casts (and more of them while a big pool is left), moves again, a guard, a discard;
+    all legal."""
     orders = Orders(
         trains=choose_trains(state, side, content),
         mana_choices=choose_mana(state, side, content),
@@ -467,6 +645,8 @@ def plan(
     orders = legalize(state, side, orders, content)
     tried: Tried = {}
     orders = improve_moves(state, side, orders, sim, rng)
+    # Defence before the casts: it must not be what the budget leaves out.
+    orders = defend(state, side, orders, sim)
     orders = add_casts(state, side, orders, sim, tried)
     orders = improve_moves(state, side, orders, sim, rng)
     orders = guard(state, side, orders, sim)

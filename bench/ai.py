@@ -7,8 +7,9 @@
 
 With ``--pair`` one pairing is played (seeds from ``--first-seed``, the hero on red in the even
 ones) and reported as a table or, with ``--json``, as one JSON object (keys in docs/ai.md).
-``--record`` appends each game's figures to a file, so a long run can be played in parts (each
-from its own ``--first-seed``) and ``--summarize`` reports all the games the files hold.
+``--record`` appends each game's figures to a file as it ends, so a long run can be played in
+parts (each from its own ``--first-seed``) and ``--summarize`` reports all the games the files
+hold.
 
 Plays `greedy` against `random` and `strong` against `greedy`, each level on red in half of the
 games (red starts with initiative). A game is won by taking the enemy Sanctum; games still
@@ -26,7 +27,7 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -274,12 +275,23 @@ def run(
     max_turns: int,
     workers: int,
     seconds: float | None = None,
+    record: Path | None = None,
 ) -> list[Game]:
+    """Play the games; with ``record``, each game's line is appended as soon as it (and every
+    game before it) is done, so a run stopped part-way keeps what it played."""
     jobs = [(first + i, hero, villain, max_turns, seconds) for i in range(games)]
     if workers <= 1:
-        return [play(j) for j in jobs]
+        played: Iterable[Game] = map(play, jobs)
+        return [_kept(g, record) for g in played]
     with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(play, jobs))
+        return [_kept(g, record) for g in pool.map(play, jobs)]
+
+
+def _kept(game: Game, record: Path | None) -> Game:
+    if record is not None:
+        with record.open("a") as out:
+            out.write(json.dumps(game_record(game)) + "\n")
+    return game
 
 
 def _level(name: str) -> Level:
@@ -309,7 +321,6 @@ def main() -> None:
     )
     args = parser.parse_args()
     started = time.perf_counter()
-    limits: dict[str, int] = {"max_turns": args.max_turns, "workers": args.workers}
     if args.pair or args.summarize:
         if args.summarize:
             lines = [line for path in args.summarize for line in path.read_text().splitlines()]
@@ -324,11 +335,10 @@ def main() -> None:
                 args.games,
                 args.first_seed,
                 seconds=args.budget,
-                **limits,
+                record=args.record,
+                max_turns=args.max_turns,
+                workers=args.workers,
             )
-        if args.record:
-            with args.record.open("a") as out:
-                out.writelines(json.dumps(game_record(g)) + "\n" for g in games)
         figures = summary(games)
         if args.json:
             print(json.dumps(figures, sort_keys=True))
@@ -338,9 +348,20 @@ def main() -> None:
                 print(f"\n{time.perf_counter() - started:.0f} s in all, {args.workers} worker(s)")
         return
     if args.games:
-        report(run("greedy", "random", args.games, 0, **limits), timing=False)
+        played = run(
+            "greedy", "random", args.games, 0, max_turns=args.max_turns, workers=args.workers
+        )
+        report(played, timing=False)
     if args.strong_games:
-        report(run("strong", "greedy", args.strong_games, 10_000, **limits), timing=True)
+        played = run(
+            "strong",
+            "greedy",
+            args.strong_games,
+            10_000,
+            max_turns=args.max_turns,
+            workers=args.workers,
+        )
+        report(played, timing=True)
     print(f"\n{time.perf_counter() - started:.0f} s in all, {args.workers} worker(s)")
 
 

@@ -185,6 +185,17 @@ def test_a_spell_that_makes_mana_is_worth_its_income(content: Content) -> None:
     assert gain - value(state, Side.RED, content) > cost * 1.2
 
 
+def test_death_knells_echo_is_worth_the_will_it_will_make(content: Content) -> None:
+    state = position(content, [group(content, 1, Side.RED, "E6", SWORDS * 4)])
+    echo = ActiveSpell(
+        uid=30000, spell_id="knell_echo", owner=Side.RED, host=HostRef.globe(), cast_turn=4
+    )
+    assert content.spells["knell_echo"].helper
+    gain = value(replace(state, active_spells=(echo,)), Side.RED, content)
+    # One Will at every start of turn for the rest of the game: worth more than the knell cost.
+    assert gain - value(state, Side.RED, content) > content.spells["death_knell"].cost.total * 3
+
+
 def test_a_guard_too_weak_for_the_raid_beside_it_is_a_breach_in_the_making(
     content: Content,
 ) -> None:
@@ -196,6 +207,16 @@ def test_a_guard_too_weak_for_the_raid_beside_it_is_a_breach_in_the_making(
     assert breach_risk(weak, Side.RED) > 40
     assert breach_risk(strong, Side.RED) < breach_risk(weak, Side.RED) / 3
     assert breach_risk(calm, Side.RED) == 0
+    # The main army beside the Sanctum meets the raid with the guard.
+    backed = position(
+        content,
+        [
+            group(content, 1, Side.RED, "D4", SWORDS[:1]),
+            group(content, 3, Side.RED, "E4", SWORDS * 8),
+            raid,
+        ],
+    )
+    assert breach_risk(backed, Side.RED) < breach_risk(weak, Side.RED) / 2
 
 
 def test_keeps_a_full_hand_while_the_pool_is_small(content: Content) -> None:
@@ -233,6 +254,23 @@ def test_guards_its_sanctum_against_a_raid_two_turns_out(content: Content) -> No
     for seed in (1, 2):
         dest = next((m.dest for m in expert(position(content, groups), content, seed).moves), None)
         assert dest == Coord.parse("D4")
+
+
+def test_brings_its_main_group_home_to_meet_a_raid(content: Content) -> None:
+    """A lone guard, a six-swordsman raid three or four squares out, and the main group off
+    toward the enemy's lightly guarded Sanctum: the main group turns home."""
+    home = Coord.parse("D4")
+    for main, raid in (("F5", "D8"), ("G4", "C7")):
+        groups = [
+            group(content, 1, Side.RED, "D4", SWORDS[:1]),
+            group(content, 2, Side.RED, main, SWORDS * 6),
+            group(content, 3, Side.BLUE, raid, SWORDS * 6),
+            group(content, 4, Side.BLUE, "I9", SWORDS * 2),
+        ]
+        for seed in (1, 2):
+            orders = expert(position(content, groups), content, seed)
+            dest = next(m.dest for m in orders.moves if m.group_id == 2)
+            assert dest.dist(home) < Coord.parse(main).dist(home)
 
 
 def test_cycles_a_full_hand_it_cannot_use(content: Content) -> None:
