@@ -129,6 +129,13 @@ class Rollouts:
         return result
 
 
+def _with_moves(orders: Orders, moves: Iterable[tuple[int, Coord | None]]) -> Orders:
+    """``orders`` with each of ``moves`` (group, destination) in place of that group's move."""
+    for gid, dest in moves:
+        orders = _with_move(orders, gid, dest)
+    return orders
+
+
 def _resolve(
     state: GameState, orders: dict[Side, Orders], seed: int, content: Content
 ) -> GameState:
@@ -396,9 +403,7 @@ def improve_moves(
     for moves in tries:
         if sim.exhausted:
             break
-        candidate = orders
-        for gid, dest in moves:
-            candidate = _with_move(candidate, gid, dest)
+        candidate = _with_moves(orders, moves)
         if candidate == orders:
             continue
         if sim.score(candidate, quick=True) <= sim.score(orders, quick=True):
@@ -575,9 +580,7 @@ def defend(state: GameState, side: Side, orders: Orders, sim: Rollouts) -> Order
     for moves in tries:
         if sim.exhausted:
             break
-        candidate = orders
-        for gid, dest in moves:
-            candidate = _with_move(candidate, gid, dest)
+        candidate = _with_moves(orders, moves)
         if candidate == orders:
             continue
         score = sim.score(candidate)

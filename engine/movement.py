@@ -117,14 +117,7 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
                 at = step
         if at == start:
             if world.report.recording:
-                world.emit(
-                    "blocked",
-                    group=group.id,
-                    side=str(group.owner),
-                    **{"from": start.name},
-                    to=move.dest.name,
-                    reason=reason,
-                )
+                _emit_blocked(world, group, start, move.dest, reason)
             continue
         occupants[start].remove(group.id)
         occupants.setdefault(at, []).append(group.id)
@@ -136,14 +129,7 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
                 "moved", group=group.id, side=str(group.owner), **{"from": start.name}, to=at.name
             )
         if at != move.dest and world.report.recording:
-            world.emit(
-                "blocked",
-                group=group.id,
-                side=str(group.owner),
-                **{"from": at.name},
-                to=move.dest.name,
-                reason=reason,
-            )
+            _emit_blocked(world, group, at, move.dest, reason)
 
     # Pass II: unstacking, repeated until every square holds one group.
     while True:
@@ -172,6 +158,18 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
         gid = move.group_id
         if gid in origin and gid in world.group_map and world.group_map[gid].coord != origin[gid]:
             world.broadcast("group_entered", HostRef.group(gid))
+
+
+def _emit_blocked(world: World, group: Group, at: Coord, dest: Coord, reason: str) -> None:
+    """The group stopped on ``at`` short of ``dest`` (it may not have left its square)."""
+    world.emit(
+        "blocked",
+        group=group.id,
+        side=str(group.owner),
+        **{"from": at.name},
+        to=dest.name,
+        reason=reason,
+    )
 
 
 def _vote_key(
