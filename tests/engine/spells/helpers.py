@@ -189,21 +189,6 @@ def kinds(world: World, *names: str) -> list[tuple[str, ...]]:
     ]
 
 
-def chosen_kinds(world: World, *names: str) -> list[tuple[str, ...]]:
-    """:func:`kinds` without the house attributes, which follow casts by themselves (N4)."""
-    return [row for row in kinds(world, *names) if not is_attribute(world, row[1])]
-
-
-def chosen_spells(world: World) -> tuple[ActiveSpell, ...]:
-    """The active spells without the house attributes that followed the casts (N4)."""
-    return tuple(s for s in world.active_spells if not is_attribute(world, s.spell_id))
-
-
-def is_attribute(world: World, spell_id: str) -> bool:
-    spell = world.content.spells.get(spell_id)
-    return spell is not None and spell.spell_class == "attribute"
-
-
 def hp(world: World, minion_id: int) -> int | None:
     m = world.minion(minion_id)
     return None if m is None else m.hp

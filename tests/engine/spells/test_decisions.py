@@ -10,8 +10,6 @@ from tests.engine.spells.helpers import (
     Board,
     at,
     cast,
-    chosen_kinds,
-    chosen_spells,
     content_with,
     hp,
     kinds,
@@ -100,7 +98,7 @@ def test_D_SP2_initiative_is_read_when_each_rank_begins():
             BLUE: [cast(blue_normal, "globe")],
         },
     )
-    order = [(s, side) for _, s, side in chosen_kinds(world, "spell_executed")]
+    order = [(s, side) for _, s, side in kinds(world, "spell_executed")]
     # Fast rank: red's Fear. Normal rank begins with red holding initiative: red's Timepiece and
     # Burst run before blue's Burst even though the Timepiece handed initiative to blue.
     assert order == [
@@ -374,7 +372,7 @@ def test_D_SP4_a_spell_whose_host_dies_later_in_the_phase_sends_its_card_to_the_
     with_pool(b, RED)
     minion = b.minion_ids(g)[0]
     world = run(b, {RED: [cast(fear, "group", g), cast(slay, "minion", minion)]})
-    assert chosen_spells(world) == ()
+    assert world.active_spells == ()
     assert sorted(c.uid for c in world.player(RED).discard) == sorted([fear, slay])
 
 

@@ -16,7 +16,6 @@ from tests.engine.spells.helpers import (
     Board,
     at,
     cast,
-    chosen_kinds,
     content_with,
     hp,
     kinds,
@@ -297,7 +296,7 @@ def test_N10_classic_ruleset_has_no_dice():
     c1 = b.card(BLUE, "t_hopeless")
     b.pool(BLUE, clarity=1)
     world = run(b, {BLUE: [cast(c1, "globe")]}, content)
-    assert chosen_kinds(world, "spell_executed") == [("spell_executed", "t_hopeless", "blue")]
+    assert kinds(world, "spell_executed") == [("spell_executed", "t_hopeless", "blue")]
 
 
 def _codes(b: Board, card: int, kind: str, ref: object) -> list[str]:
