@@ -382,17 +382,7 @@ class Resolver:
         if not await s.update_match(w.match_id, expect_version=w.version, **w.fields):
             return None
         try:
-            await s.insert_turn(
-                w.match_id,
-                w.turn.turn,
-                orders=w.turn.orders,
-                report=w.turn.report,
-                state=w.turn.state,
-                no_shows=w.turn.no_shows,
-                cause=w.turn.cause,
-                now=now,
-                node=self.core.node_id,
-            )
+            await s.insert_turns([w.turn], now=now, node=self.core.node_id)
         except ConflictError:
             # Unreachable while every writer goes through the version check; refusing is
             # still better than a second report for one turn.
