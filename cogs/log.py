@@ -352,6 +352,9 @@ _WRITERS: dict[str, Callable[[LogWriter, Event], str]] = {
     "initiative_swapped": lambda log, e: f"{log.who(e.get('side'))} swaps initiative",
     "mana": lambda log, e: f"{log.who(e.get('side'))} gains {_mana(e.get('gained'))}",
     "drew": lambda log, e: f"{log.who(e.get('side'))} draws {e.get('count')} card(s)",
+    "reshuffled": lambda log, e: (
+        f"{log.who(e.get('side'))} shuffles {e.get('count')} discarded card(s) into a new deck"
+    ),
     "deck_empty": lambda log, e: f"{log.who(e.get('side'))}'s deck is empty",
     "level_gained": lambda log, e: (
         f"{_capital(log.minion(e.get('minion')))} reaches level {e.get('level')}"

@@ -21,7 +21,7 @@ from engine.view import view_for
 EXPECT_KEYS: Final = (
     "initiative", "winner", "groups", "gone", "minions", "at", "empty", "pools",
     "hands", "structures", "terrain", "events", "no_events", "turn", "spells",
-    "hand_sizes", "deck_sizes", "views", "replays",
+    "hand_sizes", "deck_sizes", "discards", "views", "replays",
 )  # fmt: skip
 VIEW_KEYS: Final = ("spells", "hand", "enemy_hand_size", "enemy_deck_count")
 # Event fields that hold an id the scenario may have named.
@@ -132,6 +132,10 @@ def _check_players(t: _Turn) -> Iterator[str]:
     for name, want in deck_sizes.raw.items():
         deck = t.state.player(read.side(deck_sizes, None, name)).deck
         yield from _differ(f"{name} deck size", want, len(deck))
+    discards = t.expect.table("discards")
+    for name, want in discards.raw.items():
+        pile = t.state.player(read.side(discards, None, name)).discard
+        yield from _differ(f"{name} discard pile", sorted(want), sorted(c.spell_id for c in pile))
 
 
 def _check_views(t: _Turn) -> Iterator[str]:

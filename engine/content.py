@@ -172,6 +172,8 @@ class Economy:
     sanctum_secondary: int = 1
     sanctum_guard: int = 0
     structure_mana: Mapping[str, int] = field(default_factory=lambda: {"town": 1, "colony": 1})
+    reshuffle: bool = False
+    """Whether an empty deck takes the shuffled discard pile before a draw (D-DRAW)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,7 +414,7 @@ def _section(path: Path, data: Mapping[str, Any], name: str) -> Mapping[str, Any
 
 def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
     data = _read_toml(path)
-    unknown = set(data) - {"start", "sanctum", "town", "colony"}
+    unknown = set(data) - {"start", "sanctum", "town", "colony", "deck"}
     if unknown:
         raise ContentError(path.name, sorted(unknown)[0], None, "unknown table")
     start = _entry(path.name, "start", data.get("start", {}), ("recruits", "novices"))
@@ -434,6 +436,7 @@ def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
         e = _entry(path.name, kind, data.get(kind, {}), ("novice_every", "mana"))
         rates[kind] = e.integer("novice_every", minimum=1)
         amounts[kind] = e.integer("mana")
+    deck = _entry(path.name, "deck", data.get("deck", {}), ("reshuffle",))
     return Economy(
         start_recruits=recruits,
         start_novices=start.integer("novices"),
@@ -442,6 +445,7 @@ def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
         sanctum_secondary=sanctum.integer("secondary"),
         sanctum_guard=sanctum.integer("guard"),
         structure_mana=amounts,
+        reshuffle=deck.flag("reshuffle"),
     )
 
 

@@ -27,6 +27,7 @@ EVENT_KINDS: Final[Mapping[str, str]] = {
     "level_gained": "minion, group, level: a recruit earned a level (step 1)",
     "terrain_fatal": "minion, group, at, terrain, fate: terrain drowned or removed a minion",
     "drew": "side, count: cards drawn to refill the hand (step 4; the cards stay private)",
+    "reshuffled": "side, count: an empty deck took the shuffled discard pile (step 4, D-DRAW)",
     "deck_empty": "side: the deck ran out while drawing",
     "captured": "structure, at, structure_kind, side, from, mana_type: a town or colony was taken",
     "novice": "structure, at, side, nation: a structure produced a novice (step 6)",

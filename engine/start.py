@@ -11,7 +11,7 @@ from engine.combat import MAX_LEVEL
 from engine.mana import structure_output
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Side, evolve
+from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -81,13 +81,18 @@ def guard_sancta(world: World) -> None:
 
 
 def draw_cards(world: World) -> None:
-    """Step 4: refill each hand to the hand size from the top of the deck (no reshuffle)."""
+    """Step 4: refill each hand to the hand size from the top of the deck. With the economy's
+    reshuffle (D-DRAW) a deck that runs out takes the shuffled discard pile and the draw goes
+    on; the draw stops when both are empty."""
     size = world.options.hand_size
+    reshuffle = world.content.economy.reshuffle
     for side in SIDES:
         player = world.player(side)
         need = size - len(player.hand)
         if need <= 0:
             continue
+        if reshuffle and len(player.deck) < need and player.discard:
+            player = _reshuffle(world, player)
         drawn = player.deck[:need]
         world.update_player(
             evolve(player, hand=player.hand + drawn, deck=player.deck[len(drawn) :])
@@ -96,6 +101,24 @@ def draw_cards(world: World) -> None:
             world.emit("drew", side=str(side), count=len(drawn))
         if len(drawn) < need:
             world.emit("deck_empty", side=str(side))
+
+
+def _reshuffle(world: World, player: PlayerState) -> PlayerState:
+    """The discard pile shuffled under what is left of the deck. A once-per-game spell its side
+    has cast stays in the pile: it could never be cast again, and the pile is where everyone
+    sees it was spent."""
+    spent = set(player.cast_log)
+    keep: list[Card] = []
+    pile: list[Card] = []
+    for card in player.discard:
+        spell = world.content.spells.get(card.spell_id)
+        once = spell is not None and spell.once_per_game and card.spell_id in spent
+        (keep if once else pile).append(card)
+    if not pile:
+        return player
+    world.rng.shuffle(pile)
+    world.emit("reshuffled", side=str(player.side), count=len(pile))
+    return evolve(player, deck=player.deck + tuple(pile), discard=tuple(keep))
 
 
 def capture_structures(world: World) -> set[int]:

@@ -87,6 +87,12 @@ def data(tmp_path: Path) -> Path:
         ),
         (
             "economy.toml",
+            "reshuffle = true",
+            'reshuffle = "yes"',
+            "economy.toml: [deck] key 'reshuffle': must be true or false",
+        ),
+        (
+            "economy.toml",
             'recruits = ["swordsman", "swordsman", "archer", "archer"]',
             'recruits = ["swordsman", "wolf"]',
             "economy.toml: [start] key 'recruits': 'wolf' is not a recruit unit",

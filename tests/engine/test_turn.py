@@ -11,7 +11,7 @@ from conformance import load_scenario
 from engine.content import Content, load_content
 from engine.legal import castable, legal_moves, trainable
 from engine.orders import MoveOrder, Orders
-from engine.state import GameState, Result, Side
+from engine.state import Card, GameState, Result, Side, evolve
 from engine.turn import GameOverError, agree_draw, concede, resolve_turn
 from engine.validate import validate_orders
 
@@ -133,3 +133,41 @@ host = "group:g"
     # Two king steps reach A3 (the enemy's), B2 and C1 (water) and, past the water of B2, B3,
     # C2 and C3: only A2 and B1 remain.
     assert dests == {"A2", "B1"}
+
+
+def _emptied(
+    state: GameState, side: Side, discard: tuple[Card, ...], cast_log: tuple[str, ...]
+) -> GameState:
+    """``state`` with ``side``'s deck empty, one card short of a full hand, and ``discard``."""
+    assert len(state.player(side).hand) == 5
+    players = tuple(
+        evolve(p, hand=p.hand[1:], deck=(), discard=discard, cast_log=cast_log)
+        if p.side is side
+        else p
+        for p in state.players
+    )
+    return evolve(state, players=players)
+
+
+def test_D_DRAW_a_spent_once_per_game_spell_stays_in_the_discard_pile(
+    opening: GameState, content: Content
+) -> None:
+    """The reshuffle leaves out a once-per-game spell its side has cast: it could never be cast
+    again, and the pile is where the other side sees it was spent."""
+    hero = min(s.id for s in content.spells.values() if s.once_per_game)
+    pile = (Card(9001, hero), Card(9002, "fear"))
+    state = _emptied(opening, Side.RED, pile, cast_log=(hero,))
+    after = resolve_turn(state, {}, content=content)[0].player(Side.RED)
+    assert [c.spell_id for c in after.hand][-1] == "fear"
+    assert after.discard == (Card(9001, hero),)
+    assert after.deck == ()
+
+
+def test_D_DRAW_an_unspent_once_per_game_card_is_shuffled_back(
+    opening: GameState, content: Content
+) -> None:
+    hero = min(s.id for s in content.spells.values() if s.once_per_game)
+    state = _emptied(opening, Side.RED, (Card(9001, hero),), cast_log=())
+    after = resolve_turn(state, {}, content=content)[0].player(Side.RED)
+    assert after.hand[-1] == Card(9001, hero)
+    assert after.discard == ()
