@@ -14,10 +14,11 @@ import ai.expert
 from ai import DESCRIPTIONS, LEVELS, choose_orders
 from ai.arena import match_config, play_match
 from ai.determinize import determinize
-from ai.expert import breach_risk, value
+from ai.expert import _rank, breach_risk, value
+from ai.options import CastOption
 from engine.content import Content, load_content
 from engine.coords import Coord
-from engine.orders import Orders
+from engine.orders import CastOrder, Orders, Target
 from engine.setup import new_game
 from engine.state import ActiveSpell, Card, GameState, HostRef, Mana, Options, Side
 from engine.turn import resolve_turn
@@ -312,3 +313,28 @@ def test_a_search_shared_out_to_workers_is_legal_and_deterministic(
     first = shared(6)
     assert validate_orders(midgame, Side.RED, first, content) == []
     assert shared(6) == first
+
+
+def test_a_dispel_is_aimed_where_it_takes_enemy_spells_off(content: Content) -> None:
+    """Second Chance dispels every visible spell on a minion: the enemy's Pixie Dust on a red
+    minion makes that minion its best target, red's own Regeneration makes one its worst."""
+    groups = [
+        group(content, 1, Side.RED, "E6", SWORDS * 3),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 2),
+    ]
+    state = position(content, groups, hand=["second_chance"])
+    cursed, blessed, bare = (m.id for m in groups[0].minions)
+    spells = (
+        ActiveSpell(20001, "pixie_dust", Side.BLUE, HostRef.minion(cursed), 4),
+        ActiveSpell(20002, "regeneration", Side.RED, HostRef.minion(blessed), 4),
+    )
+    state = replace(state, active_spells=spells)
+    spell = content.spells["second_chance"]
+
+    def rank(minion_id: int) -> float:
+        order = CastOrder(9000, Target("minion", minion_id))
+        return _rank(state, Side.RED, CastOption(order, spell, Mana()), content)
+
+    assert rank(cursed) > rank(bare) == 0.0 > rank(blessed)
+    enemy = groups[1].minions[0].id
+    assert rank(enemy) == 0.0  # nothing on it to dispel, however valuable the minion
