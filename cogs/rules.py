@@ -18,7 +18,8 @@ TOPICS: dict[str, tuple[str, str]] = {
     ),
     "turn": (
         "A turn",
-        "Start of turn: levels, start-of-turn effects, terrain, draw to 5 cards, captures, "
+        "Start of turn: levels, start-of-turn effects, terrain, draw to 5 cards (an empty deck "
+        "takes your shuffled discard pile), captures, "
         "novices, initiative, mana, and the Sanctum check. Then both players give orders until "
         "they confirm or the deadline passes. Then spells execute (by speed, the initiative side "
         "first within a speed), groups move (initiative side first), and adjacent enemies fight.",
