@@ -32,9 +32,11 @@ from ai.search import Tried, _relevance, _with_move, choose_mana, choose_trains
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import DiscardOrder, MoveOrder, Orders
+from engine.position import Position, PositionIndex
 from engine.spells.primitives.base import matches_filter
 from engine.spells.schema import SpellDef
-from engine.state import GLOBE, ActiveSpell, GameState, Group, HostRef, Mana, Options, Side
+from engine.spells.targeting import target_host
+from engine.state import ActiveSpell, GameState, Group, Mana, Options, Side
 from engine.turn import resolve_turn
 from engine.view import PlayerView, view_for
 
@@ -426,7 +428,9 @@ def _neighbours(state: GameState, group_ids: list[int]) -> list[tuple[int, int]]
     return pairs
 
 
-def _rank(state: GameState, side: Side, option: CastOption, content: Content) -> float:
+def _rank(
+    state: GameState, index: Position, side: Side, option: CastOption, content: Content
+) -> float:
     """The shared prior of targets (:func:`ai.search._relevance`), except for a spell that
     dispels on its target: there a target is worth what the dispel would take off it, the
     enemy's visible spells for, the side's own against, so it is tried where it does something
@@ -434,19 +438,11 @@ def _rank(state: GameState, side: Side, option: CastOption, content: Content) ->
     dispels = [e for e in option.spell.effects if e.op == "dispel"]
     if not dispels:
         return _relevance(state, side, option, content)
-    target = option.order.target
-    if target.kind == "globe":
-        host = GLOBE
-    elif isinstance(target.ref, Coord):
-        if target.kind != "square":
-            return 0.0
-        host = HostRef.square(target.ref)
-    elif target.ref is None:
+    host = target_host(index, option.spell, option.order.target)
+    if host is None:
         return 0.0
-    else:
-        host = HostRef(target.kind, target.ref)
     worth = 0.0
-    for spell in state.spells_on(host):
+    for spell in index.spells_on(host):
         definition = content.spells.get(spell.spell_id)
         if definition is None or not spell.visible:
             continue
@@ -462,7 +458,8 @@ def _prune(
     """The best-ranked targets of each spell, at most TARGETS_PER_SPELL; every spell's best
     target comes first, so a spell with a low-ranked target (the globe, a square) is still tried.
     """
-    ranked = sorted(options, key=lambda o: -_rank(state, side, o, content))
+    index = PositionIndex(state, content)
+    ranked = sorted(options, key=lambda o: -_rank(state, index, side, o, content))
     by_spell: dict[tuple[int, str], list[CastOption]] = {}
     for option in ranked:
         kept = by_spell.setdefault((option.order.card_uid, option.spell.id), [])

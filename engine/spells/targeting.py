@@ -457,13 +457,20 @@ def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> lis
     return out
 
 
-def _target_key(view: Position, spell: SpellDef, target: Target) -> HostRef | Target:
-    """What S6 counts as one target: the host the order names, however it names it (a group by
-    id or by its square); an order that names nothing is its own key."""
+def target_host(view: Position, spell: SpellDef, target: Target) -> HostRef | None:
+    """The host a cast of ``spell`` on ``target`` names, however it names it (a group by id or
+    by its square); None when it names nothing on the board."""
     try:
         return _resolve(view, spell, target).host
     except Refusal:
-        return target
+        return None
+
+
+def _target_key(view: Position, spell: SpellDef, target: Target) -> HostRef | Target:
+    """What S6 counts as one target: the host the order names; an order that names nothing is
+    its own key."""
+    host = target_host(view, spell, target)
+    return target if host is None else host
 
 
 def candidate_targets(view: Position, spell: SpellDef) -> list[Target]:

@@ -19,6 +19,7 @@ from ai.options import CastOption
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import CastOrder, Orders, Target
+from engine.position import PositionIndex
 from engine.setup import new_game
 from engine.state import ActiveSpell, Card, GameState, HostRef, Mana, Options, Side
 from engine.turn import resolve_turn
@@ -333,7 +334,8 @@ def test_a_dispel_is_aimed_where_it_takes_enemy_spells_off(content: Content) -> 
 
     def rank(minion_id: int) -> float:
         order = CastOrder(9000, Target("minion", minion_id))
-        return _rank(state, Side.RED, CastOption(order, spell, Mana()), content)
+        index = PositionIndex(state, content)
+        return _rank(state, index, Side.RED, CastOption(order, spell, Mana()), content)
 
     assert rank(cursed) > rank(bare) == 0.0 > rank(blessed)
     enemy = groups[1].minions[0].id
