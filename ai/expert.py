@@ -8,7 +8,7 @@ is scored by :func:`value`, which adds to :func:`ai.evaluate.evaluate` what last
 for the turns they have left, production, and a Sanctum that an enemy raid can reach within two
 turns. Candidates come from a wider search than ``strong``'s: two passes over every group's
 moves, moves of adjacent groups together, more casts and targets, a guard for a threatened
-Sanctum, and a discard of the weakest card when nothing is cast and the hand is full.
+Sanctum, and a discard of a dead card, or of the weakest while mana floats after the casts.
 
 The budget counts rollouts (deterministic for a seed); ``seconds`` adds an anytime cap: when the
 time is up the best plan found so far is returned.
@@ -20,7 +20,8 @@ import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Final, TypeAlias
 
@@ -28,10 +29,11 @@ from ai import search
 from ai.determinize import determinize
 from ai.evaluate import WEIGHTS, Board, evaluate, minion_value
 from ai.options import CastOption, cast_options, legalize, move_options
-from ai.search import Tried, _relevance, _with_move, choose_mana, choose_trains
+from ai.search import Tried, _relevance, _with_move, choose_mana, choose_trains, wanted_mana
 from engine.content import Content, load_content
 from engine.coords import Coord
-from engine.orders import DiscardOrder, MoveOrder, Orders
+from engine.mana import production
+from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, TrainOrder
 from engine.position import Position, PositionIndex
 from engine.spells.primitives.base import matches_filter
 from engine.spells.schema import SpellDef
@@ -71,8 +73,11 @@ FLOAT_WORTH: Final = 0.25
 SPEND_FROM: Final = 12  # mana left after the casts that calls for more of them
 SPEND_ROUNDS: Final = 2
 SPEND_TRIES: Final = 4  # casts scored in every world per round
+# Of the budget, the first pass over the moves may use this share: with many groups it would
+# use all of it, and the casts after it would be what the budget leaves out.
+MOVES_SHARE: Final = 0.5
 COPIES_KEPT: Final = 2  # a full hand keeps at most this many copies of one spell
-CYCLE_POOL: Final = 8  # nothing cast from a pool this big: the hand needs new cards
+CYCLE_POOL: Final = 8  # mana left after the casts that calls for new cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,16 @@ class Rollouts:
         self.deadline = deadline
         self.used = 0
         self._memo: dict[tuple[Orders, bool], float] = {}
+
+    @contextmanager
+    def capped(self, share: float) -> Iterator[None]:
+        """Within the block the search stops at ``share`` of the budget that is left."""
+        full = self.budget
+        self.budget = min(full, self.used + int((full - self.used) * share))
+        try:
+            yield
+        finally:
+            self.budget = full
 
     @property
     def exhausted(self) -> bool:
@@ -530,6 +545,27 @@ def spend(
         if best is None:
             break
         current, orders = best
+    return spend_untested(pool, orders, costs, tried) if sim.exhausted else orders
+
+
+def spend_untested(
+    pool: Mana, orders: Orders, costs: dict[CastOrder, Mana], tried: Tried
+) -> Orders:
+    """With the budget spent and ``SPEND_FROM`` mana or more still left, add the casts whose
+    first-world trial showed a gain, best first, unscored in the other worlds: mana left
+    floating wins nothing, so a cast that did some good in one world is the better bet."""
+    picks = sorted(
+        ((gain, order) for gain, order in tried.values() if gain > 0 and order in costs),
+        key=lambda p: -p[0],
+    )
+    for _, order in picks:
+        reserved = sum((costs.get(c, Mana()) for c in orders.casts), Mana())
+        full = len(orders.casts) >= MAX_CASTS + SPEND_ROUNDS
+        if full or pool.total - reserved.total < SPEND_FROM:
+            break
+        if search._clashes(order, orders.casts) or not pool.covers(reserved + costs[order]):
+            continue
+        orders = replace(orders, casts=(*orders.casts, order))
     return orders
 
 
@@ -624,43 +660,85 @@ def cycle_hand(
     content: Content,
     tried: Tried,
 ) -> Orders:
-    """When nothing is cast and the hand is full (a full hand draws nothing), make room: at once
-    drop a dead card (a once-per-game spell already used, or one whose mana the side neither
-    holds nor makes) or a third copy of one spell; while mana floats (nothing was worth casting
-    from a big pool) take the card whose best cast showed the least gain and cast it if that
-    does no more harm than losing the card, else drop it."""
+    """Make room for new cards: a hand refills to its size at the start of a turn, so each card
+    cast or dropped is one more drawn, and a dropped card comes back when the deck is reshuffled
+    (D-DRAW). Drop a dead card (a once-per-game spell already used, or one whose mana the side
+    neither holds nor makes) or a third copy of one spell at once; while mana floats after the
+    casts, drop the card whose best cast showed the least gain (one that could be paid for but
+    found nothing worth doing first, never one the pool is still saving for). With nothing cast,
+    that card is cast instead if that does no more harm than losing it."""
     player = state.player(side)
-    if orders.casts or len(player.hand) < state.options.hand_size:
+    if orders.discard is not None or len(player.hand) < state.options.hand_size:
         return orders
-    dead = search.choose_discard(state, side, Orders(), content).discard
+    cast = {c.card_uid for c in orders.casts}
+    left = [c for c in player.hand if c.uid not in cast]
+    if not left:
+        return orders
+    dead = search.choose_discard(state, side, orders, content).discard
     if dead is None:
         used = [
             c
-            for c in player.hand
+            for c in left
             if (spell := content.spells.get(c.spell_id)) is not None
             and spell.once_per_game
             and c.spell_id in player.cast_log
         ]
         dead = DiscardOrder(used[0].uid) if used else None
     if dead is None:
-        counts = Counter(c.spell_id for c in player.hand)
-        spare = [c for c in player.hand if counts[c.spell_id] > COPIES_KEPT]
+        counts = Counter(c.spell_id for c in left)
+        spare = [c for c in left if counts[c.spell_id] > COPIES_KEPT]
         dead = DiscardOrder(spare[-1].uid) if spare else None
     if dead is not None:
         return replace(orders, discard=dead)
-    if player.pool.total < CYCLE_POOL:
+    reserved = sum(
+        spell.cost.total
+        for c in player.hand
+        if c.uid in cast and (spell := content.spells.get(c.spell_id)) is not None
+    )
+    free = player.pool.total - reserved
+    if free < CYCLE_POOL:
         return orders
 
-    def weakness(card_uid: int, spell_id: str) -> tuple[float, int, int]:
+    def weakness(card_uid: int, spell_id: str) -> tuple[int, float, int, int]:
         spell = content.spells.get(spell_id)
         cost = spell.cost.total if spell is not None else 99
-        gain = tried[card_uid][0] if card_uid in tried else float("-inf")
-        return (-gain, cost, card_uid)
+        if card_uid in tried:
+            return (1, -tried[card_uid][0], cost, card_uid)
+        # Not tried: affordable, so nothing worth a simulation was found for it (2), or saved for.
+        return (2 if cost <= free else 0, 0.0, cost, card_uid)
 
-    weakest = max(player.hand, key=lambda c: weakness(c.uid, c.spell_id))
-    if weakest.uid in tried and tried[weakest.uid][0] > -WEIGHTS.card:
+    weakest = max(left, key=lambda c: weakness(c.uid, c.spell_id))
+    if weakness(weakest.uid, weakest.spell_id)[0] == 0:
+        return orders
+    if not orders.casts and weakest.uid in tried and tried[weakest.uid][0] > -WEIGHTS.card:
         return replace(orders, casts=(tried[weakest.uid][1],))
     return replace(orders, discard=DiscardOrder(weakest.uid))
+
+
+def trains(state: GameState, side: Side, content: Content) -> tuple[TrainOrder, ...]:
+    """``strong``'s trainings (:func:`ai.search.choose_trains`) with two changes: while the pool
+    floats (``SPEND_FROM`` mana or more) a novice fights instead, since more mana would only
+    float too; and a mana novice makes the Sanctum type the cards want most for what the side
+    makes and holds, where ``strong`` alternates the house's two types whatever its cards cost."""
+    floating = state.player(side).pool.total >= SPEND_FROM
+    pool = state.player(side).pool
+    house = content.houses[state.player(side).house]
+    wanted = wanted_mana(state, side, content)
+    made = dict(production(state, side, content).items())
+    chosen: list[TrainOrder] = []
+    for order in choose_trains(state, side, content):
+        if order.kind != "mana":
+            chosen.append(order)
+        elif floating:
+            chosen.append(TrainOrder(order.structure, "swordsman"))
+        else:
+            best = max(
+                (house.primary, house.secondary),
+                key=lambda t: wanted[t] / (made[t] + 1 + pool.get(t) / INCOME_TURNS),
+            )
+            made[best] += 1
+            chosen.append(TrainOrder(order.structure, "mana", best))
+    return tuple(chosen)
 
 
 def plan(
@@ -670,12 +748,13 @@ def plan(
     raid, casts (and more of them while a big pool is left), moves again, a guard, a discard;
     all legal."""
     orders = Orders(
-        trains=choose_trains(state, side, content),
+        trains=trains(state, side, content),
         mana_choices=choose_mana(state, side, content),
     )
     orders = legalize(state, side, orders, content)
     tried: Tried = {}
-    orders = improve_moves(state, side, orders, sim, rng)
+    with sim.capped(MOVES_SHARE):
+        orders = improve_moves(state, side, orders, sim, rng)
     # Defence before the casts: it must not be what the budget leaves out.
     orders = defend(state, side, orders, sim)
     orders = add_casts(state, side, orders, sim, tried)

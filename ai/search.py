@@ -322,14 +322,8 @@ def _production_types(state: GameState, side: Side, content: Content) -> dict[st
     return made
 
 
-def choose_mana(state: GameState, side: Side, content: Content) -> tuple[ManaChoice, ...]:
-    """For each town or colony the side may take this turn (D-TOWN-MANA), the mana type its
-    cards want most for what it already makes: the cards' costs in that type (hand, deck and
-    discard pile) over one plus its production of it; ties go to the house's primary type, then
-    to the order of the six types. A second town counts the first one's choice as made."""
-    squares = capturable(state, side, content)
-    if not squares:
-        return ()
+def wanted_mana(state: GameState, side: Side, content: Content) -> dict[str, int]:
+    """Each mana type's share of the costs of the side's cards (hand, deck and discard pile)."""
     player = state.player(side)
     wanted = dict.fromkeys(MANA_TYPES, 0)
     for card in (*player.hand, *player.deck, *player.discard):
@@ -339,6 +333,19 @@ def choose_mana(state: GameState, side: Side, content: Content) -> tuple[ManaCho
         primary, secondary = spell.mana
         wanted[primary] += spell.cost.primary
         wanted[secondary] += spell.cost.secondary
+    return wanted
+
+
+def choose_mana(state: GameState, side: Side, content: Content) -> tuple[ManaChoice, ...]:
+    """For each town or colony the side may take this turn (D-TOWN-MANA), the mana type its
+    cards want most for what it already makes: the cards' costs in that type (hand, deck and
+    discard pile) over one plus its production of it; ties go to the house's primary type, then
+    to the order of the six types. A second town counts the first one's choice as made."""
+    squares = capturable(state, side, content)
+    if not squares:
+        return ()
+    player = state.player(side)
+    wanted = wanted_mana(state, side, content)
     made = dict(production(state, side, content).items())
     first = content.houses[player.house].primary
     choices = []

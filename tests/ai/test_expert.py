@@ -340,3 +340,17 @@ def test_a_dispel_is_aimed_where_it_takes_enemy_spells_off(content: Content) -> 
     assert rank(cursed) > rank(bare) == 0.0 > rank(blessed)
     enemy = groups[1].minions[0].id
     assert rank(enemy) == 0.0  # nothing on it to dispel, however valuable the minion
+
+
+def test_casts_and_still_makes_room_while_mana_floats(content: Content) -> None:
+    """A discarded card comes back with the reshuffle, so a pool that floats after the casts
+    also drops the weakest card left: one more card is drawn next turn."""
+    groups = [
+        group(content, 1, Side.RED, "E6", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    hand = ["fireball", "warcry", "mountain_climb", "volcano", "fireball"]
+    state = position(content, groups, hand=hand, pool=Mana(strife=30, clarity=6))
+    orders = expert(state, content)
+    assert orders.casts and orders.discard is not None
+    assert orders.discard.card_uid not in {c.card_uid for c in orders.casts}
