@@ -716,28 +716,29 @@ def cycle_hand(
 
 
 def trains(state: GameState, side: Side, content: Content) -> tuple[TrainOrder, ...]:
-    """``strong``'s trainings (:func:`ai.search.choose_trains`) with two changes: while the pool
-    floats (``SPEND_FROM`` mana or more) a novice fights instead, since more mana would only
-    float too; and a mana novice makes the Sanctum type the cards want most for what the side
-    makes and holds, where ``strong`` alternates the house's two types whatever its cards cost."""
-    floating = state.player(side).pool.total >= SPEND_FROM
-    pool = state.player(side).pool
-    house = content.houses[state.player(side).house]
+    """``strong``'s trainings (:func:`ai.search.choose_trains`) with two changes: a mana novice
+    makes the Sanctum type the cards want most for what the side makes and holds (``strong``
+    alternates the house's two types whatever its cards cost), and when even that type already
+    floats (``SPEND_FROM`` or more in the pool) the novice fights instead, since more of it
+    would only float too."""
+    player = state.player(side)
+    house = content.houses[player.house]
     wanted = wanted_mana(state, side, content)
     made = dict(production(state, side, content).items())
     chosen: list[TrainOrder] = []
     for order in choose_trains(state, side, content):
         if order.kind != "mana":
             chosen.append(order)
-        elif floating:
+            continue
+        best = max(
+            (house.primary, house.secondary),
+            key=lambda t: wanted[t] / (made[t] + 1 + player.pool.get(t) / INCOME_TURNS),
+        )
+        if player.pool.get(best) >= SPEND_FROM:
             chosen.append(TrainOrder(order.structure, "swordsman"))
-        else:
-            best = max(
-                (house.primary, house.secondary),
-                key=lambda t: wanted[t] / (made[t] + 1 + pool.get(t) / INCOME_TURNS),
-            )
-            made[best] += 1
-            chosen.append(TrainOrder(order.structure, "mana", best))
+            continue
+        made[best] += 1
+        chosen.append(TrainOrder(order.structure, "mana", best))
     return tuple(chosen)
 
 
@@ -749,7 +750,7 @@ def plan(
     all legal."""
     orders = Orders(
         trains=trains(state, side, content),
-        mana_choices=choose_mana(state, side, content),
+        mana_choices=choose_mana(state, side, content, pool=state.player(side).pool),
     )
     orders = legalize(state, side, orders, content)
     tried: Tried = {}

@@ -33,6 +33,7 @@ MAX_CASTS = 3
 TARGETS_PER_SPELL = 3
 MAX_CAST_OPTIONS = 18
 SHORTLIST = 4  # casts that look good in the first scenario and are tried in all of them
+HELD_TURNS = 8  # mana held counts as a make of one per turn over this many turns
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,11 +337,14 @@ def wanted_mana(state: GameState, side: Side, content: Content) -> dict[str, int
     return wanted
 
 
-def choose_mana(state: GameState, side: Side, content: Content) -> tuple[ManaChoice, ...]:
+def choose_mana(
+    state: GameState, side: Side, content: Content, *, pool: Mana | None = None
+) -> tuple[ManaChoice, ...]:
     """For each town or colony the side may take this turn (D-TOWN-MANA), the mana type its
     cards want most for what it already makes: the cards' costs in that type (hand, deck and
-    discard pile) over one plus its production of it; ties go to the house's primary type, then
-    to the order of the six types. A second town counts the first one's choice as made."""
+    discard pile) over one plus its production of it (and, given a ``pool``, plus what it holds
+    of it over ``HELD_TURNS``); ties go to the house's primary type, then to the order of the
+    six types. A second town counts the first one's choice as made."""
     squares = capturable(state, side, content)
     if not squares:
         return ()
@@ -352,7 +356,11 @@ def choose_mana(state: GameState, side: Side, content: Content) -> tuple[ManaCho
     for at in squares:
         best = max(
             MANA_TYPES,
-            key=lambda t: (wanted[t] / (made[t] + 1), t == first, -MANA_TYPES.index(t)),
+            key=lambda t: (
+                wanted[t] / (made[t] + 1 + (0 if pool is None else pool.get(t) / HELD_TURNS)),
+                t == first,
+                -MANA_TYPES.index(t),
+            ),
         )
         made[best] += 1
         choices.append(ManaChoice(at, best))
