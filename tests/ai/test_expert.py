@@ -354,3 +354,21 @@ def test_casts_and_still_makes_room_while_mana_floats(content: Content) -> None:
     orders = expert(state, content)
     assert orders.casts and orders.discard is not None
     assert orders.discard.card_uid not in {c.card_uid for c in orders.casts}
+
+
+def test_a_mana_novice_makes_what_the_cards_want_and_none_floats(content: Content) -> None:
+    """War's cards cost strife more than three times as much as clarity: with one strife novice
+    already, strong's alternation would train clarity, the expert trains strife again; once
+    strife floats the novice fights."""
+    groups = [
+        group(content, 1, Side.RED, "D4", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    state = position(content, groups, novices=1)
+    red = replace(state.player(Side.RED), mana_novices=Mana(strife=1))
+    state = replace(state, players=(red, state.player(Side.BLUE)))
+    assert [(t.kind, t.mana_type) for t in ai.expert.trains(state, Side.RED, content)] == [
+        ("mana", "strife")
+    ]
+    flooded = replace(state, players=(replace(red, pool=Mana(strife=20)), state.player(Side.BLUE)))
+    assert [t.kind for t in ai.expert.trains(flooded, Side.RED, content)] == ["swordsman"]
