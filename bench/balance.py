@@ -116,12 +116,16 @@ def schedule(
     budget: int | None,
     max_turns: int,
     save_dir: str | None = None,
+    house: str | None = None,
 ) -> list[Job]:
-    """``games`` jobs: rounds of every ordered pair of different houses, each round shuffled
-    by the seed; the realm cycles along the round and shifts by one each round."""
+    """``games`` jobs: rounds of every ordered pair of different houses (with ``house``, only
+    the pairs it plays in, on either side), each round shuffled by the seed; the realm cycles
+    along the round and shifts by one each round."""
     houses = sorted(content.houses)
     realms = playable_realms(content)
     pairs = [(red, blue) for red in houses for blue in houses if red != blue]
+    if house is not None:
+        pairs = [pair for pair in pairs if house in pair]
     jobs: list[Job] = []
     round_no = 0
     while len(jobs) < games:
@@ -617,11 +621,16 @@ def main(argv: Iterable[str] | None = None) -> None:
         metavar="DIR",
         help="play nothing: report on the finished games saved in DIR by --save-turns",
     )
+    parser.add_argument(
+        "--house", help="only the games this house plays (to measure a change to one house)"
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(None if argv is None else list(argv))
     if args.games < 1:
         parser.error("--games must be at least 1")
     content = load_content()
+    if args.house is not None and args.house not in content.houses:
+        parser.error(f"unknown house {args.house!r} (known: {', '.join(sorted(content.houses))})")
     started = time.perf_counter()
     progress = not args.no_progress
     run_info: dict[str, Any] = {
@@ -629,6 +638,7 @@ def main(argv: Iterable[str] | None = None) -> None:
         "budget": args.budget,
         "seed": args.seed,
         "max_turns": args.max_turns,
+        "house": args.house,
     }
     if args.from_turns:
         results = replay_dir(Path(args.from_turns), args.workers, progress)
@@ -652,6 +662,7 @@ def main(argv: Iterable[str] | None = None) -> None:
             budget=args.budget,
             max_turns=args.max_turns,
             save_dir=args.save_turns,
+            house=args.house,
         )
         results = run(jobs, args.workers, progress)
     summary = summarize(results, content)

@@ -205,6 +205,18 @@ def test_schedule_plays_every_pair_both_ways_each_round(content: Content) -> Non
     assert schedule(10, 4, content, level="greedy", budget=None, max_turns=60) != jobs[:10]
 
 
+def test_a_schedule_for_one_house_plays_it_against_every_other_both_ways(
+    content: Content,
+) -> None:
+    others = sorted(h for h in content.houses if h != "justice")
+    jobs = schedule(
+        2 * len(others), 3, content, level="greedy", budget=None, max_turns=60, house="justice"
+    )
+    assert {(j.red, j.blue) for j in jobs} == {("justice", h) for h in others} | {
+        (h, "justice") for h in others
+    }
+
+
 def test_mana_total_reads_the_mana_events_text() -> None:
     assert mana_total(str(Mana())) == 0
     assert mana_total(str(Mana(order=3, will=12))) == 15
