@@ -35,10 +35,12 @@ from engine.coords import Coord
 from engine.mana import production
 from engine.orders import CastOrder, DiscardOrder, MoveOrder, Orders, TrainOrder
 from engine.position import Position, PositionIndex
+from engine.spells.primitives import Effect
 from engine.spells.primitives.base import matches_filter
 from engine.spells.schema import SpellDef
 from engine.spells.targeting import target_host
 from engine.state import ActiveSpell, GameState, Group, Mana, Options, Side
+from engine.terrain import FLIGHT, has_walk
 from engine.turn import resolve_turn
 from engine.view import PlayerView, view_for
 
@@ -73,6 +75,7 @@ FLOAT_WORTH: Final = 0.25
 SPEND_FROM: Final = 12  # mana left after the casts that calls for more of them
 SPEND_ROUNDS: Final = 2
 SPEND_TRIES: Final = 4  # casts scored in every world per round
+DOOMED: Final = -1000.0  # the rank of a summoning whose creatures would die where they stand
 # Of the budget, the first pass over the moves may use this share: with many groups it would
 # use all of it, and the casts after it would be what the budget leaves out.
 MOVES_SHARE: Final = 0.5
@@ -449,7 +452,14 @@ def _rank(
     """The shared prior of targets (:func:`ai.search._relevance`), except for a spell that
     dispels on its target: there a target is worth what the dispel would take off it, the
     enemy's visible spells for, the side's own against, so it is tried where it does something
-    (the shared prior, which ranks minions by their worth, never found those)."""
+    (the shared prior, which ranks minions by their worth, never found those). A summoning onto
+    a square where its creatures would die at the next start of turn (the enemy Sanctum or one
+    of its entrances, under the Sanctum's guard; terrain that harms them) ranks last: the shared
+    prior, drawn to the enemy Sanctum, filled every shortlist with those squares."""
+    summons = [e for e in option.spell.effects if e.op == "summon"]
+    at = option.order.target.ref
+    if summons and isinstance(at, Coord) and _doomed(state, side, at, summons, content):
+        return DOOMED
     dispels = [e for e in option.spell.effects if e.op == "dispel"]
     if not dispels:
         return _relevance(state, side, option, content)
@@ -465,6 +475,27 @@ def _rank(
             price = definition.cost.total + 1.0
             worth += price if spell.owner is not side else -price
     return worth
+
+
+def _doomed(
+    state: GameState, side: Side, at: Coord, summons: list[Effect], content: Content
+) -> bool:
+    """Would creatures summoned on ``at`` be struck at the next start of turn: on the enemy
+    Sanctum or one of its entrances (D-SANCTUM-GUARD), or on terrain that harms or kills them
+    (D-TERRAIN)?"""
+    sanctum = state.sanctum(side.other)
+    if sanctum is not None and at.dist(sanctum.coord) <= 1:
+        return True
+    terrain = content.terrains.get(state.terrain_map().get(at, ""))
+    if terrain is None or not (terrain.damage or terrain.fatal):
+        return False
+    for effect in summons:
+        walks = frozenset(effect.params.texts("walks"))
+        if FLIGHT not in walks and not (terrain.fatal and has_walk(walks, terrain.fatal_unless)):
+            return True
+        if FLIGHT not in walks and terrain.damage:
+            return True
+    return False
 
 
 def _prune(

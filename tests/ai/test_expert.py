@@ -15,7 +15,7 @@ from ai import DESCRIPTIONS, LEVELS, choose_orders
 from ai.arena import match_config, play_match
 from ai.determinize import determinize
 from ai.expert import _rank, breach_risk, value
-from ai.options import CastOption
+from ai.options import CastOption, cast_options
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import CastOrder, Orders, Target
@@ -372,3 +372,29 @@ def test_a_mana_novice_makes_what_the_cards_want_and_none_floats(content: Conten
     ]
     flooded = replace(state, players=(replace(red, pool=Mana(strife=20)), state.player(Side.BLUE)))
     assert [t.kind for t in ai.expert.trains(flooded, Side.RED, content)] == ["swordsman"]
+
+
+def test_a_summoning_is_never_aimed_under_the_enemy_sanctums_guard(content: Content) -> None:
+    """The shared prior is drawn to the enemy Sanctum; creatures summoned on it or beside it
+    would die to its guard at the next start of turn, so those squares rank last."""
+    groups = [
+        group(content, 1, Side.RED, "I7", SWORDS * 4),
+        group(content, 2, Side.BLUE, "C9", SWORDS * 4),
+    ]
+    state = position(content, groups, hand=["brimstone_dragon"], pool=Mana(strife=8, clarity=2))
+    index = PositionIndex(state, content)
+    options = [
+        o for o in cast_options(state, Side.RED, content) if o.spell.id == "brimstone_dragon"
+    ]
+    sanctum = Coord.parse("I9")
+    near = [
+        o
+        for o in options
+        if isinstance(o.order.target.ref, Coord) and o.order.target.ref.dist(sanctum) <= 1
+    ]
+    assert near, "the fixture must offer squares beside the enemy Sanctum"
+    ranks = {o.order.target.ref: _rank(state, index, Side.RED, o, content) for o in options}
+    assert all(ranks[o.order.target.ref] == ai.expert.DOOMED for o in near)
+    assert max(ranks.values()) > ai.expert.DOOMED
+    best = ai.expert._prune(state, Side.RED, options, content)[0]
+    assert isinstance(best.order.target.ref, Coord) and best.order.target.ref.dist(sanctum) > 1
