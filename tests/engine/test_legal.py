@@ -60,6 +60,7 @@ def test_hand_hereditary_bound_and_boosted_casts_are_all_offered(content: Conten
         "Fireball",
         "Fireball boosted",
         "Reaper's Due",
+        "Reaper's Due boosted",
         "Dragon Breath power 2",
         "Dragon Breath power 4",
     ]
@@ -67,6 +68,7 @@ def test_hand_hereditary_bound_and_boosted_casts_are_all_offered(content: Conten
     fireball = found["Fireball boosted"]
     assert (fireball.source, fireball.card_uid, fireball.boosted) == ("hand", ids["fireball"], True)
     assert fireball.cost == Mana(strife=7, clarity=1)
+    assert found["Reaper's Due boosted"].cost == Mana(mystery=4, will=2)
     reaper = found["Reaper's Due"]
     assert (reaper.source, reaper.card_uid, reaper.cost) == (
         "hereditary",

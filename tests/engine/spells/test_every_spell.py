@@ -15,6 +15,7 @@ CASTABLE = sorted(
     for s in CONTENT.spells.values()
     if not s.helper and s.spell_class not in ("attribute", "bound")
 )
+BOOSTED = sorted(s.id for s in CONTENT.spells.values() if s.boosted_cost is not None)
 
 
 def rich_board() -> Board:
@@ -48,6 +49,33 @@ def test_every_spell_can_be_cast_and_executes(spell_id, content):
     assert validate_casts(state, RED, [order], content) == []
     world = run(b, {RED: [order]})
     assert ("spell_executed", spell_id, "red") in kinds(world, "spell_executed")
+
+
+@pytest.mark.parametrize("spell_id", BOOSTED)
+def test_every_boosted_version_costs_its_price_and_does_more(spell_id, content):
+    """N7: the boosted cast takes its boosted cost, and leaves a different board from the plain
+    cast on the same target (a boost that changed nothing would be a mana sink and no more)."""
+    spell = CONTENT.spells[spell_id]
+    assert spell.boosted_cost is not None
+    outcomes = []
+    for boosted in (False, True):
+        b = rich_board()
+        # The friendly groups wounded, so that a heal shows its strength as a blow does.
+        b.groups = [
+            g.with_minions(tuple(m.with_hp(2) for m in g.minions)) if g.owner is RED else g
+            for g in b.groups
+        ]
+        card = b.card(RED, spell_id)
+        target = legal_targets(b.state(), RED, spell, content)[0]
+        order = CastOrder(card, target, boosted=boosted)
+        assert validate_casts(b.state(), RED, [order], content) == []
+        before = b.state().player(RED).pool
+        world = run(b, {RED: [order]})
+        assert ("spell_executed", spell_id, "red") in kinds(world, "spell_executed")
+        paid = spell.boosted_cost if boosted else spell.cost
+        assert before.total - world.player(RED).pool.total == paid.total
+        outcomes.append(world.state.groups)
+    assert outcomes[0] != outcomes[1]
 
 
 def test_bound_spells_cast_from_their_carriers(content):
