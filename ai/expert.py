@@ -61,6 +61,10 @@ LASTING: Final = 0.8  # worth of one mana spent on a spell still in play, before
 FIRST_TURN: Final = 0.35  # weight of the position after the candidate's own turn
 INCOME_TURNS: Final = 8  # turns a permanent source of mana is counted for
 INCOME_WORTH: Final = 0.8  # worth of one mana it will make
+# ... while its owner's pool holds at most INCOME_FULL mana, and nothing from INCOME_NONE on (in
+# between, in proportion): mana made on top of a pool that already floats would only float too.
+INCOME_FULL: Final = 20
+INCOME_NONE: Final = 40
 CAUTION: Final = 0.3  # weight of the worst world in a plan's score
 THREAT: Final = 1.2  # an unguarded Sanctum against an enemy raid two turns out
 THREAT_RADIUS: Final = 4  # two turns of two squares
@@ -301,6 +305,7 @@ def value(state: GameState, side: Side, content: Content) -> float:
     score = evaluate(state, side, content)
     if state.result is not None:
         return score
+    needed = {s: _income_needed(state.player(s).pool.total) for s in (side, side.other)}
     for spell in state.active_spells:
         definition = content.spells.get(spell.spell_id)
         if definition is None or (spell.helper and not _income(definition)):
@@ -312,9 +317,10 @@ def value(state: GameState, side: Side, content: Content) -> float:
         income = _income(definition)
         if income:
             # A spell that makes mana every turn is worth what it will make (a permanent one
-            # for the rest of a usual game), not only what it cost.
+            # for the rest of a usual game) and its owner will spend, not only what it cost.
             turns = INCOME_TURNS if definition.duration == "permanent" else definition.turns
-            worth = max(worth, INCOME_WORTH * income * turns * share)
+            made = INCOME_WORTH * income * turns * share * needed[spell.owner]
+            worth = max(worth, made)
         score += worth if spell.owner is side else -worth
     for s in (side, side.other):
         pool = state.player(s).pool.total
@@ -368,6 +374,11 @@ def breach_risk(state: GameState, side: Side) -> float:
     theirs = sum(_strength(g) for g in raiders)
     held = 1.0 if theirs <= 0 else (mine / theirs) ** 2 / (1 + (mine / theirs) ** 2)
     return WEIGHTS.breach[max(1, nearest)] * (1 - held)
+
+
+def _income_needed(pool: int) -> float:
+    """The share of a lasting source's mana that its owner, holding ``pool``, will spend."""
+    return min(1.0, max(0.0, (INCOME_NONE - pool) / (INCOME_NONE - INCOME_FULL)))
 
 
 def _income(definition: SpellDef) -> int:

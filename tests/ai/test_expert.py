@@ -198,6 +198,24 @@ def test_death_knells_echo_is_worth_the_will_it_will_make(content: Content) -> N
     assert gain - value(state, Side.RED, content) > content.spells["death_knell"].cost.total * 3
 
 
+@pytest.mark.parametrize(("pool", "share"), [(10, 1.0), (30, 0.5), (40, 0.0), (200, 0.0)])
+def test_income_is_worth_only_what_the_pool_will_spend(
+    content: Content, pool: int, share: float
+) -> None:
+    """A source of mana counts the mana its owner will spend: in full while the pool is small,
+    in part as it fills, not at all once the pool floats past what any turn spends."""
+    held = Mana(strife=pool)
+    state = position(content, [group(content, 1, Side.RED, "E6", SWORDS * 4)], pool=held)
+    echo = ActiveSpell(
+        uid=30000, spell_id="knell_echo", owner=Side.RED, host=HostRef.globe(), cast_turn=4
+    )
+    gain = value(replace(state, active_spells=(echo,)), Side.RED, content) - value(
+        state, Side.RED, content
+    )
+    full = ai.expert.INCOME_WORTH * ai.expert.INCOME_TURNS
+    assert gain == pytest.approx(full * share)
+
+
 def test_a_guard_too_weak_for_the_raid_beside_it_is_a_breach_in_the_making(
     content: Content,
 ) -> None:
