@@ -42,6 +42,15 @@ class Weights:
     breach: tuple[float, ...] = (0.0, 400.0, 80.0, 20.0)
     fight: float = 0.45
     reach: int = 2
+    # A guarded enemy Sanctum draws recruit groups at only ``guard`` of the usual pull, so that
+    # a lone raid does not walk into its guard. With ``siege`` on, the pull comes back as the
+    # forces massed within ``siege_radius`` steps outmatch the guard (``siege_margin`` times
+    # over, after the Sanctum has struck each group once): a side that has won the field
+    # closes in instead of waiting two squares out until the turn cap; and an open Sanctum's
+    # breach is worth only what a group can carry through its strikes (``_survives``).
+    siege: bool = False
+    siege_radius: int = 3
+    siege_margin: float = 2.0
 
 
 WEIGHTS: Final = Weights()
@@ -147,14 +156,20 @@ def evaluate(state: GameState, side: Side, content: Content, w: Weights = WEIGHT
     score = 0.0
     for s in (side, side.other):
         sign = 1.0 if s is side else -1.0
-        score += sign * _side_terms(state, s, forces, board, w)
+        score += sign * _side_terms(state, s, forces, board, w, content=content)
     view = PositionIndex(state, content) if state.active_spells else None
     score += _fights(forces, side, view, w)
     return score
 
 
 def _side_terms(
-    state: GameState, side: Side, forces: list[_Force], board: Board, w: Weights
+    state: GameState,
+    side: Side,
+    forces: list[_Force],
+    board: Board,
+    w: Weights,
+    *,
+    content: Content,
 ) -> float:
     player = state.player(side)
     mine = [f for f in forces if f.group.owner == side]
@@ -176,13 +191,67 @@ def _side_terms(
     if enemy_sanctum is not None:
         guard = state.group_at(enemy_sanctum.coord)
         guarded = guard is not None and guard.owner != side
+        held = w.guard
+        if guarded and w.siege and guard is not None:
+            chance = _siege_chance(
+                state, recruits, guard, board, w, sanctum_guard=content.economy.sanctum_guard
+            )
+            held = w.guard + (1.0 - w.guard) * chance
+        strike = content.economy.sanctum_guard if w.siege else 0
         for f in recruits:
             d = board.dist(f.group.coord, enemy_sanctum.coord)
             push = f.value * w.attack / (1.0 + d)
             if d < len(w.breach):
-                push = push * w.guard if guarded else push + w.breach[d]
+                if guarded:
+                    push *= held
+                else:
+                    push += w.breach[d] * _survives(f.group, strike)
             total += push
     return total
+
+
+def _survives(group: Group, strike: int) -> float:
+    """How much of a breach a group can make good against a Sanctum that strikes ``strike``
+    at every start of turn: none if it would die on the entrance, all of it if it would outlast
+    the entrance and the Sanctum. Two groups too small to get through apart are worth a breach
+    together, which draws them into one."""
+    if strike <= 0:
+        return 1.0
+    hp = sum(max(0, m.hp) + m.armor for m in group.minions)
+    return min(1.0, max(0.0, (hp - strike) / (strike + 1)))
+
+
+def _siege_chance(
+    state: GameState,
+    recruits: list[_Force],
+    guard: Group,
+    board: Board,
+    w: Weights,
+    *,
+    sanctum_guard: int,
+) -> float:
+    """How surely the recruit groups within ``w.siege_radius`` of a guarded Sanctum would take
+    it: a Lanchester estimate of them together, each less the Sanctum's strike on an entrance,
+    against the guard and the defender's groups beside it, ``w.siege_margin`` times over."""
+    at = guard.coord
+    hp = 0.0
+    dps = 0.0
+    for f in recruits:
+        if board.dist(f.group.coord, at) > w.siege_radius:
+            continue
+        minions = f.group.minions
+        hp += max(0.0, sum(max(0, m.hp) + m.armor for m in minions) - sanctum_guard)
+        dps += sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in minions)
+    if hp <= 0:
+        return 0.0
+    defenders = [guard] + [
+        g for g in state.groups if g.owner == guard.owner and g.coord.dist(at) == 1
+    ]
+    their_hp = sum(max(0, m.hp) + m.armor for g in defenders for m in g.minions)
+    their_dps = sum(
+        (max(m.hand, m.missile) + m.level) * max(1, m.attacks) for g in defenders for m in g.minions
+    )
+    return _win_chance(hp * dps, w.siege_margin * their_hp * max(their_dps, 0.1))
 
 
 def _fights(forces: list[_Force], side: Side, view: Position | None, w: Weights) -> float:

@@ -85,6 +85,9 @@ DOOMED: Final = -1000.0  # the rank of a summoning whose creatures would die whe
 MOVES_SHARE: Final = 0.5
 COPIES_KEPT: Final = 2  # a full hand keeps at most this many copies of one spell
 CYCLE_POOL: Final = 8  # mana left after the casts that calls for new cards
+# The expert's scoring: ``evaluate``'s, with a guarded Sanctum's pull restored as the forces
+# massed before it outmatch its guard (``Weights.siege``), so that a won field ends in a capture.
+EXPERT_WEIGHTS: Final = replace(WEIGHTS, siege=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +305,7 @@ def value(state: GameState, side: Side, content: Content) -> float:
     """:func:`ai.evaluate.evaluate` plus what lasts: spells in play for the turns they have left,
     less for mana floating beyond one spell's worth, and an unguarded Sanctum within two turns
     of an enemy raid."""
-    score = evaluate(state, side, content)
+    score = evaluate(state, side, content, EXPERT_WEIGHTS)
     if state.result is not None:
         return score
     needed = {s: _income_needed(state.player(s).pool.total) for s in (side, side.other)}

@@ -14,6 +14,7 @@ import ai.expert
 from ai import DESCRIPTIONS, LEVELS, choose_orders
 from ai.arena import match_config, play_match
 from ai.determinize import determinize
+from ai.evaluate import WEIGHTS, Weights, evaluate
 from ai.expert import _rank, breach_risk, value
 from ai.options import CastOption, cast_options
 from engine.content import Content, load_content
@@ -21,7 +22,7 @@ from engine.coords import Coord
 from engine.orders import CastOrder, Orders, Target
 from engine.position import PositionIndex
 from engine.setup import new_game
-from engine.state import ActiveSpell, Card, GameState, HostRef, Mana, Options, Side
+from engine.state import ActiveSpell, Card, GameState, Group, HostRef, Mana, Options, Side
 from engine.turn import resolve_turn
 from engine.validate import validate_orders
 from engine.view import view_for
@@ -416,3 +417,56 @@ def test_a_summoning_is_never_aimed_under_the_enemy_sanctums_guard(content: Cont
     assert max(ranks.values()) > ai.expert.DOOMED
     best = ai.expert._prune(state, Side.RED, options, content)[0]
     assert isinstance(best.order.target.ref, Coord) and best.order.target.ref.dist(sanctum) > 1
+
+
+def test_a_won_field_closes_in_on_a_guarded_sanctum(content: Content) -> None:
+    """A guarded enemy Sanctum pulls a lone raid at a fraction of the usual pull, so it does not
+    walk into the guard; an army that outmatches the guard, after the Sanctum has struck each
+    of its groups, is pulled in full and closes in instead of waiting out the game."""
+    army = [
+        group(content, gid, Side.RED, at, SWORDS * 8)
+        for gid, at in ((1, "I7"), (2, "G9"), (3, "H8"))
+    ]
+    field = position(content, [*army, group(content, 9, Side.BLUE, "I9", SWORDS * 2)])
+    raid = position(
+        content,
+        [
+            group(content, 1, Side.RED, "I7", SWORDS * 3),
+            group(content, 9, Side.BLUE, "I9", SWORDS * 8),
+        ],
+    )
+
+    def pull(state: GameState) -> float:
+        return evaluate(state, Side.RED, content, ai.expert.EXPERT_WEIGHTS) - evaluate(
+            state, Side.RED, content
+        )
+
+    assert pull(raid) == pytest.approx(0.0)
+    assert pull(field) > 100
+    # ``strong`` keeps the plain pull: the yardstick does not change with the expert.
+    assert not WEIGHTS.siege
+
+
+def test_an_open_sanctum_draws_a_group_that_can_get_through_its_strikes(
+    content: Content,
+) -> None:
+    """The Sanctum strikes every hostile group on an entrance or on it at each start of turn, so
+    a breach is worth only what can outlast two strikes: three swordsmen are worth none, six
+    (the two groups of three joined) nearly all of it."""
+
+    def worth(groups: list[Group], weights: Weights) -> float:
+        state = position(content, groups)
+        return evaluate(state, Side.RED, content, weights) - evaluate(
+            replace(state, groups=()), Side.RED, content, weights
+        )
+
+    apart = [
+        group(content, 1, Side.RED, "I7", SWORDS * 3),
+        group(content, 2, Side.RED, "H8", SWORDS * 3),
+    ]
+    together = [group(content, 1, Side.RED, "I7", SWORDS * 6)]
+    breach = WEIGHTS.breach[2]
+    siege = ai.expert.EXPERT_WEIGHTS
+    assert worth(together, siege) - worth(apart, siege) > 0.9 * breach
+    # Counted without the strikes (``strong``), the two small groups hold a breach each.
+    assert worth(apart, WEIGHTS) - worth(together, WEIGHTS) == pytest.approx(breach)
