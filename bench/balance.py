@@ -1,8 +1,8 @@
 """Balance tournament: computer players of one level play every house against every house.
 
     .venv/bin/python -m bench.balance [--games N] [--seed S] [--level L] [--budget B]
-        [--max-turns T] [--workers W] [--json] [--save-turns DIR | --from-turns DIR]
-        [--no-progress]
+        [--max-turns T] [--workers W] [--json] [--save-turns DIR | --from-turns DIR
+        [--play-on TURN]] [--no-progress]
 
 Every ordered pair of different houses (so both colours) is played once per round (132 games
 for 12 houses), in a seeded order, the realm cycling through the realms that are not random
@@ -286,18 +286,25 @@ def play_one(job: Job) -> GameResult:
     return game
 
 
-def replay_saved(path: Path, content: Content) -> GameResult | None:
+def replay_saved(path: Path, content: Content, play_on: int | None = None) -> GameResult | None:
     """The result of a game saved by --save-turns, found again by resolving its saved turns
-    (None for a game whose file has no result line: it was still being played)."""
+    (None for a game whose file has no result line: it was still being played).
+
+    With ``play_on``, a game still in play at the start of that turn is played on from its
+    saved position by today's players of the saved level, to the saved turn cap: what a change
+    to the players or the rules does to the late game, without playing the opening again."""
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     if len(lines) < 2 or "result" not in lines[-1]:
         return None
+    header = lines[0]["game"]
     tally = Tally(content)
     illegal = 0
     states: list[GameState] = []
     final: GameState | None = None
     for line in lines[1:-1]:
         state = GameState.from_dict(line["state"])
+        if play_on is not None and state.turn >= play_on:
+            break
         orders = {side: Orders.from_dict(line["orders"][str(side)]) for side in SIDES}
         illegal += sum(len(validate_orders(state, side, orders[side], content)) for side in SIDES)
         states.append(state)
@@ -306,7 +313,39 @@ def replay_saved(path: Path, content: Content) -> GameResult | None:
         tally.after(final, report)
     if final is None:
         return None
-    return tally.result(lines[0]["game"], states[0], final, illegal)
+    if play_on is not None and final.result is None and final.turn == play_on:
+        final, more = _play_on(final, header, content, tally)
+        illegal += more
+    return tally.result(header, states[0], final, illegal)
+
+
+def _play_on(
+    state: GameState, header: dict[str, Any], content: Content, tally: Tally
+) -> tuple[GameState, int]:
+    """Play ``state`` on to the game's turn cap with the saved level's players (seeded by the
+    game's seed and the turn, so a play-on is reproducible)."""
+    from ai import choose_orders
+    from engine.view import view_for
+
+    level = cast(Level, header["level"])
+    rngs = {side: random.Random(f"play-on:{header['seed']}:{state.turn}:{side}") for side in SIDES}
+    illegal = 0
+    while state.result is None and state.turn <= int(header["max_turns"]):
+        orders = {
+            side: choose_orders(
+                view_for(state, side, content),
+                level,
+                rngs[side],
+                budget=header["budget"],
+                content=content,
+            )
+            for side in SIDES
+        }
+        illegal += sum(len(validate_orders(state, side, orders[side], content)) for side in SIDES)
+        tally.before(state)
+        state, report = resolve_turn(state, orders, content=content)
+        tally.after(state, report)
+    return state, illegal
 
 
 def _write_line(out: TextIO, data: dict[str, Any]) -> None:
@@ -321,15 +360,19 @@ def run(jobs: Sequence[Job], workers: int, progress: bool) -> list[GameResult]:
     return sorted(_map(play_one, jobs, workers, progress), key=lambda r: r.index)
 
 
-def replay_dir(directory: Path, workers: int, progress: bool) -> list[GameResult]:
-    """The finished games saved in ``directory`` by --save-turns, in game order."""
-    paths = [str(p) for p in sorted(directory.glob("game-*.jsonl"))]
+def replay_dir(
+    directory: Path, workers: int, progress: bool, play_on: int | None = None
+) -> list[GameResult]:
+    """The finished games saved in ``directory`` by --save-turns, in game order (played on from
+    turn ``play_on`` when given)."""
+    paths = [(str(p), play_on) for p in sorted(directory.glob("game-*.jsonl"))]
     found = _map(_replay_path, paths, workers, progress)
     return sorted((r for r in found if r is not None), key=lambda r: r.index)
 
 
-def _replay_path(path: str) -> GameResult | None:
-    return replay_saved(Path(path), load_content())
+def _replay_path(item: tuple[str, int | None]) -> GameResult | None:
+    path, play_on = item
+    return replay_saved(Path(path), load_content(), play_on)
 
 
 def _map(fn: Callable[[T], R], items: Sequence[T], workers: int, progress: bool) -> list[R]:
@@ -622,12 +665,23 @@ def main(argv: Iterable[str] | None = None) -> None:
         help="play nothing: report on the finished games saved in DIR by --save-turns",
     )
     parser.add_argument(
+        "--play-on",
+        type=int,
+        metavar="TURN",
+        help="with --from-turns: play the games still in play at TURN on from there with "
+        "today's players",
+    )
+    parser.add_argument(
         "--house", help="only the games this house plays (to measure a change to one house)"
     )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(None if argv is None else list(argv))
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.play_on is not None and not args.from_turns:
+        parser.error("--play-on needs --from-turns DIR")
+    if args.play_on is not None and args.play_on < 2:
+        parser.error("--play-on must be 2 or later (turn 1 is the opening position)")
     content = load_content()
     if args.house is not None and args.house not in content.houses:
         parser.error(f"unknown house {args.house!r} (known: {', '.join(sorted(content.houses))})")
@@ -641,7 +695,7 @@ def main(argv: Iterable[str] | None = None) -> None:
         "house": args.house,
     }
     if args.from_turns:
-        results = replay_dir(Path(args.from_turns), args.workers, progress)
+        results = replay_dir(Path(args.from_turns), args.workers, progress, args.play_on)
         if not results:
             parser.error(f"no finished game saved in {args.from_turns}")
         header = json.loads(
@@ -650,7 +704,7 @@ def main(argv: Iterable[str] | None = None) -> None:
             .splitlines()[0]
         )["game"]
         run_info = {key: header[key] for key in ("level", "budget", "max_turns")}
-        run_info |= {"seed": None, "from_turns": args.from_turns}
+        run_info |= {"seed": None, "from_turns": args.from_turns, "play_on": args.play_on}
     else:
         if args.save_turns:
             Path(args.save_turns).mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ from bench.balance import (
     percentile,
     play_one,
     print_report,
+    replay_saved,
     schedule,
     wilson,
 )
@@ -271,3 +272,60 @@ def test_saved_turns_give_the_same_report_again(smoke: tuple[dict[str, Any], str
         k: v for k, v in summary.items() if k not in timing
     }
     assert again["run"]["level"] == STRONGEST and again["run"]["budget"] == 4
+
+
+def _from_turns(turns_dir: Path, *extra: str) -> dict[str, Any]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["--from-turns", str(turns_dir), "--workers", "1", "--json", "--no-progress", *extra])
+    return json.loads(out.getvalue())
+
+
+def test_saved_games_play_on_from_a_turn(smoke: tuple[dict[str, Any], str, Path]) -> None:
+    """--play-on TURN replays each saved game to TURN and plays the games still in play on from
+    there, reproducibly, to the saved cap; a TURN past the cap leaves the saved games as they
+    were."""
+    summary, _, turns_dir = smoke
+    timing = {"run", "seconds_per_game", "cpu_seconds_per_game"}
+    past_cap = _from_turns(turns_dir, "--play-on", str(MAX_TURNS + 5))
+    assert {k: v for k, v in past_cap.items() if k not in timing} == {
+        k: v for k, v in summary.items() if k not in timing
+    }
+    played_on = _from_turns(turns_dir, "--play-on", str(MAX_TURNS - 1))
+    assert played_on["run"]["play_on"] == MAX_TURNS - 1
+    assert played_on["games"] == summary["games"]
+    assert sum(played_on["endings"].values()) == summary["games"]
+    assert played_on["illegal_orders"] == 0
+    again = _from_turns(turns_dir, "--play-on", str(MAX_TURNS - 1))
+    assert {k: v for k, v in again.items() if k not in timing} == {
+        k: v for k, v in played_on.items() if k not in timing
+    }
+
+
+def test_play_on_needs_saved_turns() -> None:
+    with pytest.raises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+        main(["--play-on", "30"])
+
+
+def test_playing_on_asks_the_players_for_every_turn_left(
+    smoke: tuple[dict[str, Any], str, Path], content: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ai
+
+    _, _, turns_dir = smoke
+    asked: list[int] = []
+    choose = ai.choose_orders
+
+    def counting(view: Any, *args: Any, **kwargs: Any) -> Orders:
+        asked.append(view.turn)
+        return choose(view, *args, **kwargs)
+
+    monkeypatch.setattr(ai, "choose_orders", counting)
+    path = sorted(turns_dir.glob("game-*.jsonl"))[0]
+    result = replay_saved(path, content, play_on=MAX_TURNS - 1)
+    assert result is not None
+    if result.reason == "turn_limit":
+        # Turns 13 and 14, both sides; the saved turns before them are replayed, not chosen.
+        assert sorted(asked) == [MAX_TURNS - 1] * 2 + [MAX_TURNS] * 2
+    else:
+        assert asked and min(asked) == MAX_TURNS - 1
