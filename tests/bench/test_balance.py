@@ -278,7 +278,8 @@ def _from_turns(turns_dir: Path, *extra: str) -> dict[str, Any]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main(["--from-turns", str(turns_dir), "--workers", "1", "--json", "--no-progress", *extra])
-    return json.loads(out.getvalue())
+    summary: dict[str, Any] = json.loads(out.getvalue())
+    return summary
 
 
 def test_saved_games_play_on_from_a_turn(smoke: tuple[dict[str, Any], str, Path]) -> None:
