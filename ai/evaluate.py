@@ -10,6 +10,7 @@ is a danger, and two hostile groups that can meet next turn count the fight they
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -61,6 +62,16 @@ def minion_value(m: Minion, w: Weights = WEIGHTS) -> float:
     return max(0, m.hp) * w.hp + strike * max(1, m.attacks) * w.damage + m.armor * w.armor
 
 
+def toughness(minions: Iterable[Minion]) -> int:
+    """Hit points and armor together: what a group can take (Lanchester's "numbers")."""
+    return sum(max(0, m.hp) + m.armor for m in minions)
+
+
+def damage_per_round(minions: Iterable[Minion]) -> int:
+    """Each minion's better strike, with its level, times its attacks."""
+    return sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in minions)
+
+
 @dataclass(slots=True)
 class _Force:
     group: Group
@@ -72,9 +83,7 @@ class _Force:
             minions = self.group.minions
             if view is not None:
                 minions = tuple(effective_minion(view, self.group, m) for m in minions)
-            hp = sum(max(0, m.hp) + m.armor for m in minions)
-            dps = sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in minions)
-            self._strength = float(hp * max(dps, 0.1))
+            self._strength = float(toughness(minions) * max(damage_per_round(minions), 0.1))
         return self._strength
 
 
@@ -217,8 +226,7 @@ def _survives(group: Group, strike: int) -> float:
     together, which draws them into one."""
     if strike <= 0:
         return 1.0
-    hp = sum(max(0, m.hp) + m.armor for m in group.minions)
-    return min(1.0, max(0.0, (hp - strike) / (strike + 1)))
+    return min(1.0, max(0.0, (toughness(group.minions) - strike) / (strike + 1)))
 
 
 def _siege_chance(
@@ -239,19 +247,18 @@ def _siege_chance(
     for f in recruits:
         if board.dist(f.group.coord, at) > w.siege_radius:
             continue
-        minions = f.group.minions
-        hp += max(0.0, sum(max(0, m.hp) + m.armor for m in minions) - sanctum_guard)
-        dps += sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in minions)
+        hp += max(0, toughness(f.group.minions) - sanctum_guard)
+        dps += damage_per_round(f.group.minions)
     if hp <= 0:
         return 0.0
-    defenders = [guard] + [
-        g for g in state.groups if g.owner == guard.owner and g.coord.dist(at) == 1
+    defenders = [
+        m
+        for g in state.groups
+        if g.owner == guard.owner and g.coord.dist(at) <= 1
+        for m in g.minions
     ]
-    their_hp = sum(max(0, m.hp) + m.armor for g in defenders for m in g.minions)
-    their_dps = sum(
-        (max(m.hand, m.missile) + m.level) * max(1, m.attacks) for g in defenders for m in g.minions
-    )
-    return _win_chance(hp * dps, w.siege_margin * their_hp * max(their_dps, 0.1))
+    theirs = toughness(defenders) * max(damage_per_round(defenders), 0.1)
+    return _win_chance(hp * dps, w.siege_margin * theirs)
 
 
 def _fights(forces: list[_Force], side: Side, view: Position | None, w: Weights) -> float:

@@ -27,7 +27,14 @@ from typing import Final, TypeAlias
 
 from ai import search
 from ai.determinize import determinize
-from ai.evaluate import WEIGHTS, Board, evaluate, minion_value
+from ai.evaluate import (
+    WEIGHTS,
+    Board,
+    damage_per_round,
+    evaluate,
+    minion_value,
+    toughness,
+)
 from ai.options import CastOption, cast_options, legalize, move_options
 from ai.search import Tried, _relevance, _with_move, choose_mana, choose_trains, wanted_mana
 from engine.content import Content, load_content
@@ -345,9 +352,7 @@ def value(state: GameState, side: Side, content: Content) -> float:
 
 def _strength(group: Group) -> float:
     """Lanchester strength from base stats, as :mod:`ai.evaluate` reckons it."""
-    hp = sum(max(0, m.hp) + m.armor for m in group.minions)
-    dps = sum((max(m.hand, m.missile) + m.level) * max(1, m.attacks) for m in group.minions)
-    return float(hp * max(dps, 0.1))
+    return float(toughness(group.minions) * max(damage_per_round(group.minions), 0.1))
 
 
 def breach_risk(state: GameState, side: Side) -> float:
