@@ -62,19 +62,23 @@ def play_match(
     observe: Callable[[GameState, dict[Side, Orders]], None] | None = None,
     config: MatchConfig | None = None,
     after_turn: Callable[[GameState, TurnReport], None] | None = None,
+    start: GameState | None = None,
+    rngs: dict[Side, random.Random] | None = None,
 ) -> MatchRecord:
     """Play one match; every order set is validated on the real state before it is resolved.
 
     ``choose`` replaces :func:`ai.choose_orders` (the benchmark wraps it in a timer); ``observe``
     sees each position with the orders given in it, ``after_turn`` each turn's report with the
     position it led to. ``config`` replaces the seed's :func:`match_config` (to choose houses,
-    decks or realm); ``seed`` still seeds the players' generators."""
+    decks or realm); ``seed`` still seeds the players' generators unless ``rngs`` replaces them.
+    ``start`` plays on from a position of a match instead of a new one (``config`` unused)."""
     from ai import choose_orders
 
     pick = choose or choose_orders
-    state = new_game(config or match_config(seed, content), content)
+    state = start or new_game(config or match_config(seed, content), content)
     record = MatchRecord(seed, dict(levels))
-    rngs = {side: random.Random(f"ai-player:{seed}:{side}") for side in SIDES}
+    if rngs is None:
+        rngs = {side: random.Random(f"ai-player:{seed}:{side}") for side in SIDES}
     while state.result is None and state.turn <= max_turns:
         orders: dict[Side, Orders] = {}
         for side in SIDES:

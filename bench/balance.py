@@ -323,29 +323,23 @@ def _play_on(
     state: GameState, header: dict[str, Any], content: Content, tally: Tally
 ) -> tuple[GameState, int]:
     """Play ``state`` on to the game's turn cap with the saved level's players (seeded by the
-    game's seed and the turn, so a play-on is reproducible)."""
-    from ai import choose_orders
-    from engine.view import view_for
-
+    game's seed and the turn, so a play-on is reproducible); the final state and the number of
+    order problems."""
     level = cast(Level, header["level"])
     rngs = {side: random.Random(f"play-on:{header['seed']}:{state.turn}:{side}") for side in SIDES}
-    illegal = 0
-    while state.result is None and state.turn <= int(header["max_turns"]):
-        orders = {
-            side: choose_orders(
-                view_for(state, side, content),
-                level,
-                rngs[side],
-                budget=header["budget"],
-                content=content,
-            )
-            for side in SIDES
-        }
-        illegal += sum(len(validate_orders(state, side, orders[side], content)) for side in SIDES)
-        tally.before(state)
-        state, report = resolve_turn(state, orders, content=content)
-        tally.after(state, report)
-    return state, illegal
+    record = play_match(
+        int(header["seed"]),
+        {side: level for side in SIDES},
+        content,
+        max_turns=int(header["max_turns"]),
+        budgets={side: header["budget"] for side in SIDES},
+        observe=lambda position, _orders: tally.before(position),
+        after_turn=tally.after,
+        start=state,
+        rngs=rngs,
+    )
+    assert record.final is not None
+    return record.final, len(record.illegal)
 
 
 def _write_line(out: TextIO, data: dict[str, Any]) -> None:
