@@ -81,14 +81,17 @@ def guard_sancta(world: World) -> None:
 
 
 def draw_cards(world: World) -> None:
-    """Step 4: refill each hand to the hand size from the top of the deck. With the economy's
+    """Step 4: refill each hand to the hand size from the top of the deck, not counting the
+    cards drawn by spells this turn that are still in hand (D-SPELL-DRAW). With the economy's
     reshuffle (D-DRAW) a deck that runs out takes the shuffled discard pile and the draw goes
     on; the draw stops when both are empty."""
     size = world.options.hand_size
     reshuffle = world.content.economy.reshuffle
     for side in SIDES:
         player = world.player(side)
-        need = size - len(player.hand)
+        extra = world.spell_drawn[side]
+        kept = sum(1 for card in player.hand if card.uid in extra) if extra else 0
+        need = size + kept - len(player.hand)
         if need <= 0:
             continue
         if reshuffle and len(player.deck) < need and player.discard:

@@ -97,6 +97,9 @@ class World(Store):
         # The sides' mana choices for towns and colonies they capture at this turn's end
         # (D-TOWN-MANA): side -> structure square -> mana type.
         self.mana_choices: dict[Side, dict[Coord, str]] = {}
+        # Cards drawn by spells this turn (D-SPELL-DRAW), by card uid: step 4 refills the hand to
+        # its size without counting the ones still in hand, so a spell's draw is a card more.
+        self.spell_drawn: dict[Side, set[int]] = {Side.RED: set(), Side.BLUE: set()}
         # A listener given by a test hears everything; the spells' own listener ignores the events
         # a spell has no reaction to, so those are not delivered at all (``skip_deaf``).
         self.handler: EventHandler = hooks.on_event if on_event is None else on_event

@@ -52,6 +52,7 @@ def _draw(ctx: EffectContext, effect: Effect) -> None:
     if count:
         drawn = player.deck[:count]
         world.update_player(evolve(player, deck=player.deck[count:], hand=player.hand + drawn))
+        world.spell_drawn[ctx.caster].update(card.uid for card in drawn)
         world.emit("drew", side=str(ctx.caster), count=count)
 
 
