@@ -14,10 +14,11 @@ id names one thing for the whole match and creation order is id order.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from json.encoder import encode_basestring_ascii
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -881,15 +882,25 @@ class GameState:
 _R = TypeVar("_R")
 
 
-def _field_names(cls: type) -> tuple[tuple[str, ...], frozenset[str]]:
+class _Layout(NamedTuple):
+    """A record class's fields: ``read`` gives all their values in order in one call."""
+
+    read: Callable[[Any], tuple[Any, ...]]
+    places: Mapping[str, int]
+
+
+def _layout(cls: type) -> _Layout:
     names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(f.name for f in fields(cls))
-    return names, frozenset(names)
+    if len(names) == 1:
+        only = attrgetter(names[0])
+        return _Layout(lambda record: (only(record),), MappingProxyType({names[0]: 0}))
+    return _Layout(attrgetter(*names), MappingProxyType({name: i for i, name in enumerate(names)}))
 
 
 # The records a turn evolves, introspected once here rather than on every call.
-_FIELDS: Final[Mapping[type, tuple[tuple[str, ...], frozenset[str]]]] = MappingProxyType(
+_LAYOUTS: Final[Mapping[type, _Layout]] = MappingProxyType(
     {
-        cls: _field_names(cls)
+        cls: _layout(cls)
         for cls in (
             Mana,
             Square,
@@ -909,11 +920,16 @@ _FIELDS: Final[Mapping[type, tuple[tuple[str, ...], frozenset[str]]]] = MappingP
 
 def evolve(record: _R, **changes: Any) -> _R:
     """A copy of a frozen record with some fields changed: ``dataclasses.replace`` without its
-    per-call introspection, for the hot paths of a turn (combat, movement, levels, mana)."""
+    per-call introspection, for the hot paths of a turn (combat, movement, levels, mana). The
+    fields are read in one C call and only the changed ones are looked at one by one."""
     cls = type(record)
-    known = _FIELDS.get(cls)
-    names, name_set = _field_names(cls) if known is None else known
-    if not name_set.issuperset(changes):
-        unknown = ", ".join(sorted(set(changes) - name_set))
-        raise TypeError(f"{cls.__name__} has no field {unknown}")
-    return cls(*[changes[n] if n in changes else getattr(record, n) for n in names])
+    layout = _LAYOUTS.get(cls) or _layout(cls)
+    values = list(layout.read(record))
+    places = layout.places
+    for name, value in changes.items():
+        at = places.get(name)
+        if at is None:
+            unknown = ", ".join(sorted(set(changes) - places.keys()))
+            raise TypeError(f"{cls.__name__} has no field {unknown}")
+        values[at] = value
+    return cls(*values)
