@@ -80,9 +80,12 @@ OPPOSED: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Mana:
-    """An amount of each of the six mana types (a pool, a cost, a production)."""
+class Mana(NamedTuple):
+    """An amount of each of the six mana types (a pool, a cost, a production).
+
+    A named tuple rather than a frozen dataclass: a turn builds tens of Mana values (costs,
+    productions, pools), and a frozen dataclass's constructor sets each field through
+    ``object.__setattr__``, three times the cost of building the tuple."""
 
     order: int = 0
     strife: int = 0
@@ -108,7 +111,7 @@ class Mana:
         for name in MANA_TYPES:
             yield name, self.get(name)
 
-    def __add__(self, other: Mana) -> Mana:
+    def __add__(self, other: Mana) -> Mana:  # type: ignore[override]
         return Mana(
             self.order + other.order,
             self.strife + other.strife,
