@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from engine.combat import MAX_LEVEL
-from engine.mana import structure_output
+from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
 from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, evolve
@@ -186,12 +186,13 @@ def generate_mana(world: World) -> None:
     for side in SIDES:
         player = world.player(side)
         house = world.content.houses[player.house]
-        gained = player.mana_novices
+        made: list[tuple[str, int]] = []
         for structure in world.structures:
             if structure.owner == side and produces_mana(world, structure):
-                gained = gained + structure_output(
+                made += structure_yield(
                     structure, house.primary, house.secondary, world.content.economy
                 )
+        gained = player.mana_novices.plus(made)
         world.gain(side, gained)
         if world.report.recording:
             world.emit(

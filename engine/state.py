@@ -14,7 +14,7 @@ id names one thing for the whole match and creation order is id order.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from json.encoder import encode_basestring_ascii
@@ -100,9 +100,18 @@ class Mana(NamedTuple):
 
     @staticmethod
     def single(mana_type: str, amount: int = 1) -> Mana:
-        if mana_type not in MANA_TYPES:
-            raise ValueError(f"unknown mana type {mana_type!r}")
-        return Mana(**{mana_type: amount})
+        return _NO_MANA.plus(((mana_type, amount),))
+
+    def plus(self, amounts: Iterable[tuple[str, int]]) -> Mana:
+        """This amount with each ``(mana type, amount)`` added: one value built for a whole sum
+        (a production, a cost of two types) instead of one per term."""
+        values = list(self)
+        for mana_type, amount in amounts:
+            at = _MANA_PLACES.get(mana_type)
+            if at is None:
+                raise ValueError(f"unknown mana type {mana_type!r}")
+            values[at] += amount
+        return _new(Mana, values)
 
     def get(self, mana_type: str) -> int:
         return cast(int, getattr(self, mana_type))
@@ -170,6 +179,12 @@ class Mana(NamedTuple):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise StateFormatError(f"mana amount for {key} must be an integer, not {value!r}")
         return Mana(**{str(k): int(v) for k, v in data.items()})
+
+
+_NO_MANA: Final = Mana()
+_MANA_PLACES: Final[Mapping[str, int]] = MappingProxyType(
+    {name: at for at, name in enumerate(MANA_TYPES)}
+)
 
 
 # ------------------------------------------------------------------------------- board items

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
@@ -26,11 +26,12 @@ if TYPE_CHECKING:
     from engine.spells.schema import Cost, SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
+_NO_MANA: Final = Mana()
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
     primary, secondary = HOUSES[spell.house]
-    return Mana.single(primary, cost.primary) + Mana.single(secondary, cost.secondary)
+    return _NO_MANA.plus(((primary, cost.primary), (secondary, cost.secondary)))
 
 
 def order_kind(spell: SpellDef) -> str:
