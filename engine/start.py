@@ -11,7 +11,7 @@ from engine.combat import MAX_LEVEL
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, evolve
+from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, Structure, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -68,9 +68,10 @@ def guard_sancta(world: World) -> None:
         if sanctum.kind != "sanctum":
             continue
         guarded = {sanctum.coord, *sanctum.coord.neighbours()}
-        for group in world.groups:
-            if group.coord not in guarded or group.owner == sanctum.owner:
-                continue
+        owner = sanctum.owner
+        # The groups as they stand before this Sanctum strikes (the strikes change only them).
+        struck = [g for g in world.group_map.values() if g.coord in guarded and g.owner != owner]
+        for group in struck:
             left = guard
             for minion in group.minions:
                 if left <= 0:
@@ -143,12 +144,13 @@ def capture_structures(world: World) -> set[int]:
 
 def produce_novices(world: World, captured: set[int]) -> None:
     """Step 6: owned structures not captured this step count towards their next novice."""
+    every = world.content.economy.novice_every
     for structure in world.structures:
         if structure.owner == NEUTRAL or structure.id in captured:
             continue
         counter = structure.counter + 1
         novices = structure.novices
-        if counter >= world.content.economy.novice_every[structure.kind]:
+        if counter >= every[structure.kind]:
             counter = 0
             nation = world.content.houses[world.player(Side(structure.owner)).house].nation
             novices = (*novices, nation)
@@ -160,7 +162,18 @@ def produce_novices(world: World, captured: set[int]) -> None:
                     side=str(structure.owner),
                     nation=nation,
                 )
-        world.update_structure(evolve(structure, counter=counter, novices=novices))
+        # Every owned structure changes every turn: built directly, without evolve's lookups.
+        world.update_structure(
+            Structure(
+                structure.id,
+                structure.kind,
+                structure.coord,
+                structure.owner,
+                novices,
+                counter,
+                structure.mana_type,
+            )
+        )
 
 
 def update_initiative(world: World) -> None:
