@@ -8,8 +8,7 @@ where any failure makes the spell squander.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
@@ -251,9 +250,9 @@ def check_target(
 # ------------------------------------------------------------------------- orders phase
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """Which spell a cast order casts, and how (from hand, hereditary, or bound)."""
+class Resolved(NamedTuple):
+    """Which spell a cast order casts, and how (from hand, hereditary, or bound); a named tuple,
+    built for every cast order twice a turn."""
 
     spell: SpellDef
     source: str  # "hand", "hereditary" or "bound"
