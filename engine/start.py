@@ -152,7 +152,10 @@ def produce_novices(world: World, captured: set[int]) -> None:
         novices = structure.novices
         if counter >= every[structure.kind]:
             counter = 0
-            nation = world.content.houses[world.player(Side(structure.owner)).house].nation
+            owner = structure.owner
+            # Owners are Side members already (the enum's call only to read another spelling).
+            side = owner if isinstance(owner, Side) else Side(owner)
+            nation = world.content.houses[world.player(side).house].nation
             novices = (*novices, nation)
             if world.report.recording:
                 world.emit(
