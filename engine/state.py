@@ -898,21 +898,32 @@ class GameState:
 
 
 _R = TypeVar("_R")
+_object_new: Final = object.__new__
 
 
 class _Layout(NamedTuple):
-    """A record class's fields: ``read`` gives all their values in order in one call."""
+    """A record class's fields: ``read`` gives all their values in order in one call;
+    ``setters`` are its slots' own setters when they alone make a record (see evolve)."""
 
     read: Callable[[Any], tuple[Any, ...]]
     places: Mapping[str, int]
+    setters: tuple[Callable[[Any, Any], None], ...] | None
 
 
 def _layout(cls: type) -> _Layout:
     names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(f.name for f in fields(cls))
+    setters = None
+    if (
+        not issubclass(cls, tuple)
+        and not hasattr(cls, "__post_init__")
+        and tuple(getattr(cls, "__slots__", ())) == names
+    ):
+        setters = tuple(getattr(cls, name).__set__ for name in names)
+    places = MappingProxyType({name: i for i, name in enumerate(names)})
     if len(names) == 1:
         only = attrgetter(names[0])
-        return _Layout(lambda record: (only(record),), MappingProxyType({names[0]: 0}))
-    return _Layout(attrgetter(*names), MappingProxyType({name: i for i, name in enumerate(names)}))
+        return _Layout(lambda record: (only(record),), places, setters)
+    return _Layout(attrgetter(*names), places, setters)
 
 
 # The records a turn evolves, introspected once here rather than on every call.
@@ -941,13 +952,24 @@ def evolve(record: _R, **changes: Any) -> _R:
     per-call introspection, for the hot paths of a turn (combat, movement, levels, mana). The
     fields are read in one C call and only the changed ones are looked at one by one."""
     cls = type(record)
-    layout = _LAYOUTS.get(cls) or _layout(cls)
+    try:
+        layout = _LAYOUTS[cls]
+    except KeyError:
+        layout = _layout(cls)
     values = list(layout.read(record))
     places = layout.places
-    for name, value in changes.items():
-        at = places.get(name)
-        if at is None:
-            unknown = ", ".join(sorted(set(changes) - places.keys()))
-            raise TypeError(f"{cls.__name__} has no field {unknown}")
-        values[at] = value
-    return cls(*values)
+    try:
+        for name, value in changes.items():
+            values[places[name]] = value
+    except KeyError:
+        unknown = ", ".join(sorted(set(changes) - places.keys()))
+        raise TypeError(f"{cls.__name__} has no field {unknown}") from None
+    setters = layout.setters
+    if setters is None:
+        return cls(*values)
+    # A frozen dataclass's __init__ sets each field through object.__setattr__; with nothing
+    # else to do (no __post_init__), its slots' own setters make the same record for less.
+    copy: _R = _object_new(cls)
+    for put, value in zip(setters, values, strict=False):
+        put(copy, value)
+    return copy
