@@ -11,7 +11,7 @@ from engine.combat import MAX_LEVEL
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, Structure, evolve
+from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -165,18 +165,7 @@ def produce_novices(world: World, captured: set[int]) -> None:
                     side=str(structure.owner),
                     nation=nation,
                 )
-        # Every owned structure changes every turn: built directly, without evolve's lookups.
-        world.update_structure(
-            Structure(
-                structure.id,
-                structure.kind,
-                structure.coord,
-                structure.owner,
-                novices,
-                counter,
-                structure.mana_type,
-            )
-        )
+        world.update_structure(structure.with_novices(novices, counter))
 
 
 def update_initiative(world: World) -> None:

@@ -241,6 +241,21 @@ class Structure:
     counter: int = 0
     mana_type: str | None = None
 
+    def with_novices(self, novices: tuple[str, ...], counter: int) -> Structure:
+        """This structure with ``novices`` waiting and its counter at ``counter``: every owned
+        structure changes so every turn. Built with its slots' own setters, as evolve builds
+        records (the dataclass's __init__ sets each field through object.__setattr__)."""
+        copy = _object_new(Structure)
+        put_id, put_kind, put_coord, put_owner, put_novices, put_counter, put_mana = _STRUCTURE_SET
+        put_id(copy, self.id)
+        put_kind(copy, self.kind)
+        put_coord(copy, self.coord)
+        put_owner(copy, self.owner)
+        put_novices(copy, novices)
+        put_counter(copy, counter)
+        put_mana(copy, self.mana_type)
+        return copy
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -267,6 +282,10 @@ class Structure:
             mana_type=data.get("mana_type"),
         )
 
+
+_object_new: Final = object.__new__
+# Structure's slot setters in field order (see Structure.with_novices).
+_STRUCTURE_SET: Final = tuple(getattr(Structure, f.name).__set__ for f in fields(Structure))
 
 # Builds a named tuple from its fields in order, without the Python-level constructor.
 _new = tuple.__new__
@@ -898,7 +917,6 @@ class GameState:
 
 
 _R = TypeVar("_R")
-_object_new: Final = object.__new__
 
 
 class _Layout(NamedTuple):
