@@ -174,24 +174,32 @@ def precedence(world: World, group: Group) -> tuple[int, int]:
 
 def resolve_combat(world: World, strikes: bool = False) -> None:
     """Every fight of the turn, in precedence order; ``strikes`` also records every strike."""
-    at_square = {g.coord: g.id for g in world.groups}
-    ordered = sorted(world.groups, key=lambda g: precedence(world, g))
+    group_map = world.group_map
+    at_square = {g.coord: g.id for g in group_map.values()}
+    # ``precedence`` before any fight, without a call per group (groups are in id order, and
+    # the sort is stable).
+    rank = {world.initiative: 0, NEUTRAL: 1, world.initiative.other: 2}
+    ordered = sorted(group_map.values(), key=lambda g: rank[g.owner])
     fought: set[tuple[int, int]] = set()
     plans: dict[tuple[int, int, int, str | None], Plan] = {}
     for group in ordered:
-        if group.id not in world.group_map:
+        if group.id not in group_map:
             continue
         enemies = []
         for n in group.coord.neighbours():
-            other = world.group_map.get(at_square.get(n, -1))
-            if other is not None and other.owner != group.owner:
-                enemies.append(other)
+            # Most squares next to a group are empty: a membership test settles those.
+            if n in at_square:
+                other = group_map.get(at_square[n])
+                if other is not None and other.owner != group.owner:
+                    enemies.append(other)
+        if not enemies:
+            continue
         for enemy in sorted(enemies, key=lambda g: precedence(world, g)):
             pair = (min(group.id, enemy.id), max(group.id, enemy.id))
             if pair in fought:
                 continue
             fought.add(pair)
-            if group.id in world.group_map and enemy.id in world.group_map:
+            if group.id in group_map and enemy.id in group_map:
                 _fight(world, group.id, enemy.id, strikes, plans)
 
 

@@ -44,6 +44,7 @@ def _order_moves(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> lis
     """Pass I order (digest 6): blocks by side and control, issue order inside a block."""
     first, second = world.initiative_order()
     forced = world.forced_moves
+    groups = world.groups  # ordering moves changes no group
     planned: list[tuple[int, Coord]] = []
     for side in (first, second):
         given: dict[int, Coord] = {}
@@ -51,18 +52,24 @@ def _order_moves(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) -> lis
             group = world.group(order.group_id)
             if group is not None and group.owner == side and group.controller == side:
                 given.setdefault(group.id, order.dest)
-        player_groups = [g for g in world.groups if g.owner == side and g.controller == side]
-        ordered_ids = list(given) + [g.id for g in player_groups if g.id not in given]
+        if not forced:
+            # Spells impose moves on a few turns only; without them only the orders move.
+            planned += [(gid, dest) for gid, dest in given.items() if dest is not None]
+            continue
+        ordered_ids = list(given) + [
+            g.id for g in groups if g.owner == side and g.controller == side and g.id not in given
+        ]
         for gid in ordered_ids:
             dest = forced.get(gid, given.get(gid))
             if dest is not None:
                 planned.append((gid, dest))
-        for g in world.groups:
+        for g in groups:
             if g.owner == side and g.controller != side and g.id in forced:
                 planned.append((g.id, forced[g.id]))
-    for g in world.groups:
-        if g.owner == NEUTRAL and g.id in forced:
-            planned.append((g.id, forced[g.id]))
+    if forced:
+        for g in groups:
+            if g.owner == NEUTRAL and g.id in forced:
+                planned.append((g.id, forced[g.id]))
     return [_Move(gid, dest, rank) for rank, (gid, dest) in enumerate(planned)]
 
 
@@ -133,12 +140,10 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
 
     # Pass II: unstacking, repeated until every square holds one group.
     while True:
-        crowded = sorted(
-            (at for at, ids in occupants.items() if len(ids) > 1), key=lambda c: (c.y, c.x)
-        )
+        crowded = [at for at, ids in occupants.items() if len(ids) > 1]
         if not crowded:
             break
-        at = crowded[0]
+        at = min(crowded, key=lambda c: (c.y, c.x))
         ids = occupants[at]
         winner_id = min(ids, key=lambda gid: _vote_key(world, gid, origin, rank))
         for gid in sorted(ids, key=lambda g: rank.get(g, -1)):

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from engine.content import Content
     from engine.coords import Coord
     from engine.spells.modifiers import Stats
+    from engine.spells.presence import Reach
 
 # "modify" and "aura_modify" split by the stat they change: "moves" (asked by movement) or
 # another (asked by combat); each modifier ignores the other kind.
@@ -43,6 +44,7 @@ _DENY: Final = ("deny_production",)
 _STATS_KEY: Final = "effective_stats"
 _CACHEABLE_KEY: Final = ("stats_cacheable",)
 _FOLDS_KEY: Final = ("stat_folds",)
+_REACH_KEY: Final = "reach"
 
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
@@ -63,7 +65,14 @@ def _quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group] = ()) ->
     if not pos.spell_map:
         return True
     presence = pos.presence
-    reach = presence.reach(_spell_ids(pos.content, ops))
+    # Where the spells of ``ops`` sit is asked for every group that moves or fights: it is kept
+    # in the memo (forgotten whenever the active spells change), a lookup instead of two calls.
+    memo = presence.memo
+    key = (_REACH_KEY, ops)
+    if key in memo:
+        reach: Reach | None = memo[key]  # type: ignore[assignment]
+    else:
+        reach = memo[key] = presence.reach(_spell_ids(pos.content, ops))
     if reach is None:
         return True
     return not any(presence.reached(reach, g) for g in groups) if groups else False

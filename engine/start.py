@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from engine.combat import MAX_LEVEL
-from engine.mana import structure_output
+from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
 from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, evolve
@@ -68,9 +68,10 @@ def guard_sancta(world: World) -> None:
         if sanctum.kind != "sanctum":
             continue
         guarded = {sanctum.coord, *sanctum.coord.neighbours()}
-        for group in world.groups:
-            if group.coord not in guarded or group.owner == sanctum.owner:
-                continue
+        owner = sanctum.owner
+        # The groups as they stand before this Sanctum strikes (the strikes change only them).
+        struck = [g for g in world.group_map.values() if g.coord in guarded and g.owner != owner]
+        for group in struck:
             left = guard
             for minion in group.minions:
                 if left <= 0:
@@ -146,14 +147,18 @@ def capture_structures(world: World) -> set[int]:
 
 def produce_novices(world: World, captured: set[int]) -> None:
     """Step 6: owned structures not captured this step count towards their next novice."""
+    every = world.content.economy.novice_every
     for structure in world.structures:
         if structure.owner == NEUTRAL or structure.id in captured:
             continue
         counter = structure.counter + 1
         novices = structure.novices
-        if counter >= world.content.economy.novice_every[structure.kind]:
+        if counter >= every[structure.kind]:
             counter = 0
-            nation = world.content.houses[world.player(Side(structure.owner)).house].nation
+            owner = structure.owner
+            # Owners are Side members already (the enum's call only to read another spelling).
+            side = owner if isinstance(owner, Side) else Side(owner)
+            nation = world.content.houses[world.player(side).house].nation
             novices = (*novices, nation)
             if world.report.recording:
                 world.emit(
@@ -163,7 +168,7 @@ def produce_novices(world: World, captured: set[int]) -> None:
                     side=str(structure.owner),
                     nation=nation,
                 )
-        world.update_structure(evolve(structure, counter=counter, novices=novices))
+        world.update_structure(structure.with_novices(novices, counter))
 
 
 def update_initiative(world: World) -> None:
@@ -189,12 +194,13 @@ def generate_mana(world: World) -> None:
     for side in SIDES:
         player = world.player(side)
         house = world.content.houses[player.house]
-        gained = player.mana_novices
+        made: list[tuple[str, int]] = []
         for structure in world.structures:
             if structure.owner == side and produces_mana(world, structure):
-                gained = gained + structure_output(
+                made += structure_yield(
                     structure, house.primary, house.secondary, world.content.economy
                 )
+        gained = player.mana_novices.plus(made)
         world.gain(side, gained)
         if world.report.recording:
             world.emit(

@@ -14,10 +14,11 @@ id names one thing for the whole match and creation order is id order.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from json.encoder import encode_basestring_ascii
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -79,9 +80,12 @@ OPPOSED: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Mana:
-    """An amount of each of the six mana types (a pool, a cost, a production)."""
+class Mana(NamedTuple):
+    """An amount of each of the six mana types (a pool, a cost, a production).
+
+    A named tuple rather than a frozen dataclass: a turn builds tens of Mana values (costs,
+    productions, pools), and a frozen dataclass's constructor sets each field through
+    ``object.__setattr__``, three times the cost of building the tuple."""
 
     order: int = 0
     strife: int = 0
@@ -96,9 +100,18 @@ class Mana:
 
     @staticmethod
     def single(mana_type: str, amount: int = 1) -> Mana:
-        if mana_type not in MANA_TYPES:
-            raise ValueError(f"unknown mana type {mana_type!r}")
-        return Mana(**{mana_type: amount})
+        return _NO_MANA.plus(((mana_type, amount),))
+
+    def plus(self, amounts: Iterable[tuple[str, int]]) -> Mana:
+        """This amount with each ``(mana type, amount)`` added: one value built for a whole sum
+        (a production, a cost of two types) instead of one per term."""
+        values = list(self)
+        for mana_type, amount in amounts:
+            at = _MANA_PLACES.get(mana_type)
+            if at is None:
+                raise ValueError(f"unknown mana type {mana_type!r}")
+            values[at] += amount
+        return _new(Mana, values)
 
     def get(self, mana_type: str) -> int:
         return cast(int, getattr(self, mana_type))
@@ -107,7 +120,7 @@ class Mana:
         for name in MANA_TYPES:
             yield name, self.get(name)
 
-    def __add__(self, other: Mana) -> Mana:
+    def __add__(self, other: Mana) -> Mana:  # type: ignore[override]
         return Mana(
             self.order + other.order,
             self.strife + other.strife,
@@ -168,6 +181,12 @@ class Mana:
         return Mana(**{str(k): int(v) for k, v in data.items()})
 
 
+_NO_MANA: Final = Mana()
+_MANA_PLACES: Final[Mapping[str, int]] = MappingProxyType(
+    {name: at for at, name in enumerate(MANA_TYPES)}
+)
+
+
 # ------------------------------------------------------------------------------- board items
 
 # Every square's canonical name ("D4"), as states store them: a lookup instead of the parser's
@@ -222,6 +241,21 @@ class Structure:
     counter: int = 0
     mana_type: str | None = None
 
+    def with_novices(self, novices: tuple[str, ...], counter: int) -> Structure:
+        """This structure with ``novices`` waiting and its counter at ``counter``: every owned
+        structure changes so every turn. Built with its slots' own setters, as evolve builds
+        records (the dataclass's __init__ sets each field through object.__setattr__)."""
+        copy = _object_new(Structure)
+        put_id, put_kind, put_coord, put_owner, put_novices, put_counter, put_mana = _STRUCTURE_SET
+        put_id(copy, self.id)
+        put_kind(copy, self.kind)
+        put_coord(copy, self.coord)
+        put_owner(copy, self.owner)
+        put_novices(copy, novices)
+        put_counter(copy, counter)
+        put_mana(copy, self.mana_type)
+        return copy
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -248,6 +282,10 @@ class Structure:
             mana_type=data.get("mana_type"),
         )
 
+
+_object_new: Final = object.__new__
+# Structure's slot setters in field order (see Structure.with_novices).
+_STRUCTURE_SET: Final = tuple(getattr(Structure, f.name).__set__ for f in fields(Structure))
 
 # Builds a named tuple from its fields in order, without the Python-level constructor.
 _new = tuple.__new__
@@ -881,15 +919,35 @@ class GameState:
 _R = TypeVar("_R")
 
 
-def _field_names(cls: type) -> tuple[tuple[str, ...], frozenset[str]]:
+class _Layout(NamedTuple):
+    """A record class's fields: ``read`` gives all their values in order in one call;
+    ``setters`` are its slots' own setters when they alone make a record (see evolve)."""
+
+    read: Callable[[Any], tuple[Any, ...]]
+    places: Mapping[str, int]
+    setters: tuple[Callable[[Any, Any], None], ...] | None
+
+
+def _layout(cls: type) -> _Layout:
     names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(f.name for f in fields(cls))
-    return names, frozenset(names)
+    setters = None
+    if (
+        not issubclass(cls, tuple)
+        and not hasattr(cls, "__post_init__")
+        and tuple(getattr(cls, "__slots__", ())) == names
+    ):
+        setters = tuple(getattr(cls, name).__set__ for name in names)
+    places = MappingProxyType({name: i for i, name in enumerate(names)})
+    if len(names) == 1:
+        only = attrgetter(names[0])
+        return _Layout(lambda record: (only(record),), places, setters)
+    return _Layout(attrgetter(*names), places, setters)
 
 
 # The records a turn evolves, introspected once here rather than on every call.
-_FIELDS: Final[Mapping[type, tuple[tuple[str, ...], frozenset[str]]]] = MappingProxyType(
+_LAYOUTS: Final[Mapping[type, _Layout]] = MappingProxyType(
     {
-        cls: _field_names(cls)
+        cls: _layout(cls)
         for cls in (
             Mana,
             Square,
@@ -909,11 +967,27 @@ _FIELDS: Final[Mapping[type, tuple[tuple[str, ...], frozenset[str]]]] = MappingP
 
 def evolve(record: _R, **changes: Any) -> _R:
     """A copy of a frozen record with some fields changed: ``dataclasses.replace`` without its
-    per-call introspection, for the hot paths of a turn (combat, movement, levels, mana)."""
+    per-call introspection, for the hot paths of a turn (combat, movement, levels, mana). The
+    fields are read in one C call and only the changed ones are looked at one by one."""
     cls = type(record)
-    known = _FIELDS.get(cls)
-    names, name_set = _field_names(cls) if known is None else known
-    if not name_set.issuperset(changes):
-        unknown = ", ".join(sorted(set(changes) - name_set))
-        raise TypeError(f"{cls.__name__} has no field {unknown}")
-    return cls(*[changes[n] if n in changes else getattr(record, n) for n in names])
+    try:
+        layout = _LAYOUTS[cls]
+    except KeyError:
+        layout = _layout(cls)
+    values = list(layout.read(record))
+    places = layout.places
+    try:
+        for name, value in changes.items():
+            values[places[name]] = value
+    except KeyError:
+        unknown = ", ".join(sorted(set(changes) - places.keys()))
+        raise TypeError(f"{cls.__name__} has no field {unknown}") from None
+    setters = layout.setters
+    if setters is None:
+        return cls(*values)
+    # A frozen dataclass's __init__ sets each field through object.__setattr__; with nothing
+    # else to do (no __post_init__), its slots' own setters make the same record for less.
+    copy: _R = _object_new(cls)
+    for put, value in zip(setters, values, strict=False):
+        put(copy, value)
+    return copy

@@ -53,6 +53,7 @@ class Store:
         self.next_id = state.next_id
         self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
         self._squares: tuple[Square, ...] | None = state.squares
+        self._board = state.squares  # the records the squares are rebuilt from
         self.structure_map: dict[int, Structure] = {
             s.id: s for s in sorted(state.structures, key=lambda s: s.id)
         }
@@ -118,9 +119,12 @@ class Store:
     @property
     def squares(self) -> tuple[Square, ...]:
         if self._squares is None:
+            # The board's squares in row order; a square whose terrain did not change keeps
+            # its record (set_terrain changes a square or two, not the board).
+            terrain = self.terrain
             self._squares = tuple(
-                Square(at, t)
-                for at, t in sorted(self.terrain.items(), key=lambda i: (i[0].y, i[0].x))
+                sq if sq.terrain == terrain[sq.coord] else Square(sq.coord, terrain[sq.coord])
+                for sq in sorted(self._board, key=lambda sq: (sq.coord.y, sq.coord.x))
             )
         return self._squares
 

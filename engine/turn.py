@@ -12,7 +12,7 @@ import gc
 import random
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.combat import resolve_combat
 from engine.movement import resolve_movement
@@ -30,6 +30,10 @@ from engine.world import World
 
 if TYPE_CHECKING:
     from engine.content import Content
+
+
+# A side that sends nothing gives no orders (one frozen record, not one built per side and turn).
+_NO_ORDERS: Final = Orders()
 
 
 class GameOverError(ValueError):
@@ -81,7 +85,7 @@ def _resolve(
     world = World(
         state, rng or turn_rng(state.seed, state.turn), content, SPELL_HOOKS, record=record
     )
-    orders = {side: orders_by_side.get(side, Orders()) for side in SIDES}
+    orders = {side: orders_by_side.get(side, _NO_ORDERS) for side in SIDES}
 
     for side in SIDES:
         choices = orders[side].mana_choices

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.coords import Coord
 from engine.position import Position
 from engine.state import GLOBE, Group, HostRef, Minion, Owner, Structure
 
 
-@dataclass(frozen=True, slots=True)
-class Aim:
-    """What a cast is aimed at, resolved against the board."""
+class Aim(NamedTuple):
+    """What a cast is aimed at, resolved against the board (a named tuple: every cast and
+    every target check resolves one)."""
 
     host: HostRef
     coord: Coord | None = None

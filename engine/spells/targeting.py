@@ -8,8 +8,7 @@ where any failure makes the spell squander.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
@@ -26,11 +25,12 @@ if TYPE_CHECKING:
     from engine.spells.schema import Cost, SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
+_NO_MANA: Final = Mana()
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
     primary, secondary = HOUSES[spell.house]
-    return Mana.single(primary, cost.primary) + Mana.single(secondary, cost.secondary)
+    return _NO_MANA.plus(((primary, cost.primary), (secondary, cost.secondary)))
 
 
 def order_kind(spell: SpellDef) -> str:
@@ -173,9 +173,10 @@ def _qualifiers(
     at = aim.coord
     if at is None:
         return
+    flags = t.flags  # what t.has reads, without a call per qualifier (every cast asks them all)
     friendly = (
         [g for g in view.groups if g.owner == side and g.coord != at]
-        if t.has("direct") or t.has("missile")
+        if "direct" in flags or "missile" in flags
         else []
     )
     if t.range is not None:
@@ -183,23 +184,23 @@ def _qualifiers(
         anchors += [s.coord for s in view.structures if s.owner == side]
         if not any(a.dist(at) <= t.range for a in anchors):
             raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
-    if t.has("direct") and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
+    if "direct" in flags and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
         raise Refusal("not_direct", f"{at} is not in a straight line from one of your groups")
-    if t.has("missile") and not any(line_of_sight(view, g.coord, at) for g in friendly):
+    if "missile" in flags and not any(line_of_sight(view, g.coord, at) for g in friendly):
         raise Refusal("no_line_of_sight", f"none of your groups can see {at}")
-    if t.has("damage"):
+    if "damage" in flags:
         group = aim.group or view.group_at(at)
         if group is not None and any(
             g.owner != group.owner for n in at.neighbours() if (g := view.group_at(n)) is not None
         ):
             raise Refusal("engaged", f"the target at {at} is next to an enemy group")
-    if t.has("caster"):
+    if "caster" in flags:
         minion = aim.minion
         if minion is None or "hero" not in minion.traits or aim.owner != side:
             raise Refusal("not_caster", f"{spell.name} is cast by a hero on herself")
         if carrier is not None and minion.id != carrier:
             raise Refusal("not_caster", f"{spell.name} must target the hero carrying it")
-    if t.has("caster_unit"):
+    if "caster_unit" in flags:
         group = aim.group
         if (
             group is None
@@ -207,7 +208,7 @@ def _qualifiers(
             or not any("hero" in m.traits for m in group.minions)
         ):
             raise Refusal("not_caster", f"{spell.name} is cast by a hero on her own group")
-    if spell.target.kind in MINION_KINDS or t.has("focused"):
+    if spell.target.kind in MINION_KINDS or "focused" in flags:
         minion, group = aim.minion, aim.group
         if minion is not None and group is not None and group.owner != side:
             terrains = view.content.terrains
@@ -249,9 +250,9 @@ def check_target(
 # ------------------------------------------------------------------------- orders phase
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
-    """Which spell a cast order casts, and how (from hand, hereditary, or bound)."""
+class Resolved(NamedTuple):
+    """Which spell a cast order casts, and how (from hand, hereditary, or bound); a named tuple,
+    built for every cast order twice a turn."""
 
     spell: SpellDef
     source: str  # "hand", "hereditary" or "bound"
