@@ -156,7 +156,8 @@ def produce_novices(world: World, captured: set[int]) -> None:
         if counter >= every[structure.kind]:
             counter = 0
             owner = structure.owner
-            # Owners are Side members already (the enum's call only to read another spelling).
+            # States hold owners as Side members (owner_from), so the enum's call is skipped;
+            # a record built by hand may still name its owner by the plain string.
             side = owner if isinstance(owner, Side) else Side(owner)
             nation = world.content.houses[world.player(side).house].nation
             novices = (*novices, nation)

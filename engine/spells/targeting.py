@@ -8,7 +8,7 @@ where any failure makes the spell squander.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
@@ -25,12 +25,11 @@ if TYPE_CHECKING:
     from engine.spells.schema import Cost, SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
-_NO_MANA: Final = Mana()
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
     primary, secondary = HOUSES[spell.house]
-    return _NO_MANA.plus(((primary, cost.primary), (secondary, cost.secondary)))
+    return Mana().plus(((primary, cost.primary), (secondary, cost.secondary)))
 
 
 def order_kind(spell: SpellDef) -> str:
