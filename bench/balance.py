@@ -1,8 +1,8 @@
 """Balance tournament: computer players of one level play every house against every house.
 
     .venv/bin/python -m bench.balance [--games N] [--seed S] [--level L] [--budget B]
-        [--max-turns T] [--workers W] [--json] [--save-turns DIR | --from-turns DIR
-        [--play-on TURN]] [--no-progress]
+        [--max-turns T] [--workers W] [--json] [--save-turns DIR [--resume] | --from-turns DIR
+        [--play-on TURN]] [--house H] [--no-progress]
 
 Every ordered pair of different houses (so both colours) is played once per round (132 games
 for 12 houses), in a seeded order, the realm cycling through the realms that are not random
@@ -17,6 +17,7 @@ docs/balance.md). A win scores 1, a draw or a game still running at the turn cap
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -67,6 +68,7 @@ class Job:
     budget: int | None
     max_turns: int
     save_dir: str | None = None
+    build: str = ""
 
 
 @dataclass
@@ -117,6 +119,7 @@ def schedule(
     max_turns: int,
     save_dir: str | None = None,
     house: str | None = None,
+    build: str = "",
 ) -> list[Job]:
     """``games`` jobs: rounds of every ordered pair of different houses (with ``house``, only
     the pairs it plays in, on either side), each round shuffled by the seed; the realm cycles
@@ -137,7 +140,9 @@ def schedule(
             index = len(jobs)
             game_seed = random.Random(f"balance:{seed}:game:{index}").randrange(1 << 31)
             realm = realms[(k + round_no) % len(realms)]
-            jobs.append(Job(index, game_seed, red, blue, realm, level, budget, max_turns, save_dir))
+            jobs.append(
+                Job(index, game_seed, red, blue, realm, level, budget, max_turns, save_dir, build)
+            )
         round_no += 1
     return jobs
 
@@ -227,7 +232,62 @@ def _header(job: Job) -> dict[str, Any]:
         "level": job.level,
         "budget": job.budget,
         "max_turns": job.max_turns,
+        "build": job.build,
     }
+
+
+# What decides how a game goes: the rules, the players and the content. Saved games of another
+# build are other games, so --resume refuses to mix them into a run.
+BUILD_SOURCES = (("engine", "*.py"), ("ai", "*.py"), ("data", "*.toml"), ("data/boards", "*"))
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build_fingerprint(root: Path = ROOT) -> str:
+    """A digest of the engine, the computer players and the game content (16 hex digits)."""
+    digest = hashlib.sha256()
+    files = sorted({p for folder, pattern in BUILD_SOURCES for p in (root / folder).rglob(pattern)})
+    for path in files:
+        if path.is_file():
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def saved_game(path: Path) -> tuple[dict[str, Any], bool] | None:
+    """A saved game's header and whether it is finished (None when there is no such file)."""
+    if not path.exists():
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        return {}, False
+    header: dict[str, Any] = json.loads(lines[0]).get("game", {})
+    return header, len(lines) > 1 and "result" in json.loads(lines[-1])
+
+
+def split_resumed(jobs: Sequence[Job]) -> tuple[list[Job], list[Job]]:
+    """The jobs still to play and those already finished in their save folder by a run of the
+    same options and build (``ValueError`` naming the file when a saved game belongs to
+    another run). An unfinished game is played again from its start."""
+    play: list[Job] = []
+    done: list[Job] = []
+    for job in jobs:
+        assert job.save_dir is not None
+        path = Path(job.save_dir) / f"game-{job.index:04d}.jsonl"
+        saved = saved_game(path)
+        if saved is None or not saved[1]:
+            play.append(job)
+            continue
+        header, want = saved[0], _header(job)
+        wrong = [key for key in want if header.get(key) != want[key]]
+        if wrong:
+            key = wrong[0]
+            raise ValueError(
+                f"{path} was saved by another run ({key}: {header.get(key)!r} there, "
+                f"{want[key]!r} in this one); resume it with its own options and build, "
+                "or save this run to another folder"
+            )
+        done.append(job)
+    return play, done
 
 
 def play_one(job: Job) -> GameResult:
@@ -465,6 +525,7 @@ def _share(part: float, whole: int) -> float | None:
 def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]:
     """Every figure of the report, JSON-ready (keys documented in docs/balance.md)."""
     n = len(results)
+    timed = [r for r in results if r.cpu_seconds > 0]
     turns = [r.turns for r in results]
     endings = Counter(r.reason for r in results)
     decided_early = sum(r.reason != "turn_limit" and r.turns < EARLY_TURN for r in results)
@@ -550,10 +611,9 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         "deck_spells": spells,
         "median_unspent_mana": statistics.median(unspent) if unspent else None,
         "illegal_orders": sum(r.illegal for r in results),
-        "seconds_per_game": statistics.mean(r.seconds for r in results) if results else None,
-        "cpu_seconds_per_game": (
-            statistics.mean(r.cpu_seconds for r in results) if results else None
-        ),
+        # Over the games played in this run (a game read from saved turns took no time here).
+        "seconds_per_game": statistics.mean(r.seconds for r in timed) if timed else 0.0,
+        "cpu_seconds_per_game": statistics.mean(r.cpu_seconds for r in timed) if timed else 0.0,
     }
 
 
@@ -654,6 +714,12 @@ def main(argv: Iterable[str] | None = None) -> None:
         "--save-turns", metavar="DIR", help="write each game's turns as DIR/game-NNNN.jsonl"
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --save-turns: games already finished in DIR by a run of the same options "
+        "and build are reported from their saved turns, not played again",
+    )
+    parser.add_argument(
         "--from-turns",
         metavar="DIR",
         help="play nothing: report on the finished games saved in DIR by --save-turns",
@@ -672,6 +738,8 @@ def main(argv: Iterable[str] | None = None) -> None:
     args = parser.parse_args(None if argv is None else list(argv))
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.resume and not args.save_turns:
+        parser.error("--resume needs --save-turns DIR")
     if args.play_on is not None and not args.from_turns:
         parser.error("--play-on needs --from-turns DIR")
     if args.play_on is not None and args.play_on < 2:
@@ -711,8 +779,22 @@ def main(argv: Iterable[str] | None = None) -> None:
             max_turns=args.max_turns,
             save_dir=args.save_turns,
             house=args.house,
+            build=build_fingerprint(),
         )
+        done: list[Job] = []
+        if args.resume:
+            try:
+                jobs, done = split_resumed(jobs)
+            except ValueError as error:
+                parser.error(str(error))
         results = run(jobs, args.workers, progress)
+        if done:
+            saved = [(f"{job.save_dir}/game-{job.index:04d}.jsonl", None) for job in done]
+            replayed = _map(_replay_path, saved, args.workers, progress)
+            results = sorted(
+                [*results, *(r for r in replayed if r is not None)], key=lambda r: r.index
+            )
+        run_info |= {"resumed": len(done)}
     summary = summarize(results, content)
     summary["run"] = run_info | {
         "workers": args.workers,

@@ -330,3 +330,70 @@ def test_playing_on_asks_the_players_for_every_turn_left(
         assert sorted(asked) == [MAX_TURNS - 1] * 2 + [MAX_TURNS] * 2
     else:
         assert asked and min(asked) == MAX_TURNS - 1
+
+
+def _resume(turns_dir: Path, games: int) -> dict[str, Any]:
+    out = io.StringIO()
+    args = ["--games", str(games), "--seed", "7", "--budget", "4", "--max-turns", str(MAX_TURNS)]
+    args += ["--workers", "1", "--json", "--no-progress", "--save-turns", str(turns_dir)]
+    with contextlib.redirect_stdout(out):
+        main([*args, "--resume"])
+    summary: dict[str, Any] = json.loads(out.getvalue())
+    return summary
+
+
+def test_resume_plays_only_the_games_not_yet_finished(
+    smoke: tuple[dict[str, Any], str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stopped run goes on where it stopped: the finished games of the same run are read back
+    from their saved turns, an unfinished one is played again from its start, and the report
+    is the report of every saved game."""
+    import bench.balance
+
+    _, _, turns_dir = smoke
+    for path in turns_dir.glob("game-*.jsonl"):
+        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    header = (tmp_path / "game-0000.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    unfinished = json.loads(header)
+    unfinished["game"]["index"] = 2
+    (tmp_path / "game-0002.jsonl").write_text(json.dumps(unfinished) + "\n", encoding="utf-8")
+    played: list[int] = []
+
+    def counting(job: Job) -> Any:
+        played.append(job.index)
+        return play_one(job)
+
+    monkeypatch.setattr(bench.balance, "play_one", counting)
+    resumed = _resume(tmp_path, 3)
+    assert played == [2]
+    assert resumed["games"] == 3 and resumed["run"]["resumed"] == 2
+    timing = {"run", "seconds_per_game", "cpu_seconds_per_game"}
+    saved = _from_turns(tmp_path)
+    assert {k: v for k, v in resumed.items() if k not in timing} == {
+        k: v for k, v in saved.items() if k not in timing
+    }
+    # Nothing left to play: the whole report comes from the saved turns.
+    played.clear()
+    assert _resume(tmp_path, 3)["games"] == 3 and played == []
+
+
+def test_resume_refuses_games_saved_by_another_build(
+    smoke: tuple[dict[str, Any], str, Path], tmp_path: Path
+) -> None:
+    _, _, turns_dir = smoke
+    text = (turns_dir / "game-0000.jsonl").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first = json.loads(lines[0])
+    first["game"]["build"] = "0" * 16
+    (tmp_path / "game-0000.jsonl").write_text(
+        "\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8"
+    )
+    err = io.StringIO()
+    with pytest.raises(SystemExit), contextlib.redirect_stderr(err):
+        _resume(tmp_path, 2)
+    assert "game-0000.jsonl was saved by another run (build: '0000000000000000'" in err.getvalue()
+
+
+def test_resume_needs_save_turns() -> None:
+    with pytest.raises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+        main(["--resume"])
