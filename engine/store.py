@@ -11,7 +11,8 @@ deaths, spells coming and going, broadcasts) and the report.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.spells.presence import Reacts, SpellPresence
@@ -34,6 +35,10 @@ from engine.state import (
 if TYPE_CHECKING:
     from engine.content import Content
 
+# The records' sort keys, read in C (a lambda is a Python call per record and turn).
+_ID: Final = attrgetter("id")
+_UID: Final = attrgetter("uid")
+
 
 class Store:
     """The records of a position in dicts, read live (a :class:`~engine.position.Position`)."""
@@ -55,14 +60,12 @@ class Store:
         self._squares: tuple[Square, ...] | None = state.squares
         self._board = state.squares  # the records the squares are rebuilt from
         self.structure_map: dict[int, Structure] = {
-            s.id: s for s in sorted(state.structures, key=lambda s: s.id)
+            s.id: s for s in sorted(state.structures, key=_ID)
         }
-        self.group_map: dict[int, Group] = {
-            g.id: g for g in sorted(state.groups, key=lambda g: g.id)
-        }
+        self.group_map: dict[int, Group] = {g.id: g for g in sorted(state.groups, key=_ID)}
         self.player_map: dict[Side, PlayerState] = {p.side: p for p in state.players}
         self.spell_map: dict[int, ActiveSpell] = {
-            s.uid: s for s in sorted(state.active_spells, key=lambda s: s.uid)
+            s.uid: s for s in sorted(state.active_spells, key=_UID)
         }
         self._minion_group: dict[int, int] = {
             m.id: g.id for g in self.group_map.values() for m in g.minions
