@@ -17,8 +17,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from itertools import repeat
 from json.encoder import encode_basestring_ascii
-from operator import attrgetter
+from operator import attrgetter, call
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -988,6 +989,11 @@ def evolve(record: _R, **changes: Any) -> _R:
     # A frozen dataclass's __init__ sets each field through object.__setattr__; with nothing
     # else to do (no __post_init__), its slots' own setters make the same record for less.
     copy: _R = _object_new(cls)
-    for put, value in zip(setters, values, strict=False):
-        put(copy, value)
+    _set_all(setters, copy, values)
     return copy
+
+
+def _set_all(setters: tuple[Callable[[Any, Any], None], ...], record: object, values: Any) -> None:
+    """Each slot setter called with ``record`` and its value, the loop run in C: a setter
+    returns None, so ``any`` calls every one (a Python loop cost as much as the setters)."""
+    any(map(call, setters, repeat(record), values))
