@@ -251,13 +251,14 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
     if resolved.source != "bound" and spell.power is not None:
         # A bound spell cast from hand works at its lower power level (N5, N8).
         order = replace(order, power=spell.power_from_hand())
-    world.emit(
-        "spell_cast",
-        side=str(side),
-        card=order.card_uid,
-        spell=spell.id,
-        target=target_text(order.target),
-    )
+    if world.report.recording:
+        world.emit(
+            "spell_cast",
+            side=str(side),
+            card=order.card_uid,
+            spell=spell.id,
+            target=target_text(order.target),
+        )
     card = None
     if resolved.source == "hand":
         card = world.player(side).card(order.card_uid)
@@ -327,13 +328,14 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
         return None
     assert aim is not None
     world.record_cast(side, spell.id)
-    world.emit(
-        "spell_executed",
-        side=str(side),
-        card=order.card_uid,
-        spell=spell.id,
-        target=target_text(order.target),
-    )
+    if world.report.recording:
+        world.emit(
+            "spell_executed",
+            side=str(side),
+            card=order.card_uid,
+            spell=spell.id,
+            target=target_text(order.target),
+        )
     active = succeed(world, spell, side, aim, order, card_uid=None if card is None else card.uid)
     if spell.spell_class != "attribute":
         cast_attribute(world, spell, side, order.target)
@@ -434,13 +436,14 @@ def cast_attribute(world: World, spell: SpellDef, side: Side, target: Target) ->
     aim, problem = check_target(world, side, attribute, attr_target)
     if aim is None or problem is not None:
         return
-    world.emit(
-        "spell_executed",
-        side=str(side),
-        card=0,
-        spell=attribute.id,
-        target=target_text(attr_target),
-    )
+    if world.report.recording:
+        world.emit(
+            "spell_executed",
+            side=str(side),
+            card=0,
+            spell=attribute.id,
+            target=target_text(attr_target),
+        )
     succeed(
         world, attribute, side, aim, CastOrder(0, attr_target, spell_id=attribute.id), card_uid=None
     )
