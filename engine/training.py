@@ -68,7 +68,7 @@ def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> 
         structure = world.structure_at(order.structure)
         assert structure is not None
         nation = structure.novices[0]
-        world.update_structure(evolve(structure, novices=structure.novices[1:]))
+        world.update_structure(structure.with_novices(structure.novices[1:], structure.counter))
         if order.kind == "mana":
             mana_type = order.mana_type or world.content.houses[world.player(side).house].primary
             player = world.player(side)
