@@ -767,6 +767,11 @@ class GameState:
     active_spells: tuple[ActiveSpell, ...] = ()
     next_id: int = 1
     result: Result | None = None
+    # Square -> terrain of ``squares``, derived once per state and kept with it (see
+    # terrain_index): not a field of the position (no equality, no codec).
+    _terrain: Mapping[Coord, str] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
 
     # -- lookups (linear: states are small; the turn's World keeps indexes for hot paths)
 
@@ -780,7 +785,18 @@ class GameState:
         return None
 
     def terrain_map(self) -> dict[Coord, str]:
-        return {sq.coord: sq.terrain for sq in self.squares}
+        return dict(self.terrain_index())
+
+    def terrain_index(self) -> Mapping[Coord, str]:
+        """Square -> terrain, read only: built on first use and kept with the state. A
+        computer's search resolves one position many times over, and a turn's World starts
+        from it (a board's hundred squares were a twentieth of a search turn); the World's
+        snapshot hands over its own map."""
+        found = self._terrain
+        if found is None:
+            found = {sq.coord: sq.terrain for sq in self.squares}
+            object.__setattr__(self, "_terrain", found)
+        return found
 
     def group(self, group_id: int) -> Group | None:
         for g in self.groups:
@@ -930,7 +946,9 @@ class _Layout(NamedTuple):
 
 
 def _layout(cls: type) -> _Layout:
-    names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(f.name for f in fields(cls))
+    names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(
+        f.name for f in fields(cls) if f.init
+    )
     setters = None
     if (
         not issubclass(cls, tuple)
@@ -991,6 +1009,19 @@ def evolve(record: _R, **changes: Any) -> _R:
     copy: _R = _object_new(cls)
     _set_all(setters, copy, values)
     return copy
+
+
+def state_of(values: tuple[Any, ...], terrain: Mapping[Coord, str]) -> GameState:
+    """A GameState from its fields in order and the square -> terrain map of its squares (the
+    World's snapshot, which hands over its own map), filled through its slots' setters as
+    :func:`evolve` fills a copy: a frozen dataclass's keyword __init__ costs twice as much."""
+    state: GameState = _object_new(GameState)
+    _set_all(_STATE_SET, state, (*values, terrain))
+    return state
+
+
+# GameState's slot setters in field order, its terrain map last.
+_STATE_SET: Final = tuple(getattr(GameState, f.name).__set__ for f in fields(GameState))
 
 
 def _set_all(setters: tuple[Callable[[Any, Any], None], ...], record: object, values: Any) -> None:

@@ -11,6 +11,7 @@ deaths, spells coming and going, broadcasts) and the report.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final
 
@@ -30,6 +31,7 @@ from engine.state import (
     Square,
     Structure,
     evolve,
+    state_of,
 )
 
 if TYPE_CHECKING:
@@ -56,7 +58,8 @@ class Store:
         self.initiative: Side = state.initiative
         self.result: Result | None = state.result
         self.next_id = state.next_id
-        self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
+        # The state's own map, shared: a change of terrain replaces it (set_terrain).
+        self.terrain: Mapping[Coord, str] = state.terrain_index()
         self._squares: tuple[Square, ...] | None = state.squares
         self._board = state.squares  # the records the squares are rebuilt from
         self.structure_map: dict[int, Structure] = {
@@ -83,20 +86,24 @@ class Store:
     @property
     def state(self) -> GameState:
         """A frozen snapshot of the current position."""
-        return GameState(
-            seed=self.seed,
-            turn=self.turn,
-            options=self.options,
-            width=self.width,
-            height=self.height,
-            squares=self.squares,
-            structures=self.structures,
-            groups=self.groups,
-            players=self.players,
-            initiative=self.initiative,
-            active_spells=self.active_spells,
-            next_id=self.next_id,
-            result=self.result,
+        # GameState's fields in order; the terrain map is never changed in place.
+        return state_of(
+            (
+                self.seed,
+                self.turn,
+                self.options,
+                self.width,
+                self.height,
+                self.squares,
+                self.structures,
+                self.groups,
+                self.players,
+                self.initiative,
+                self.active_spells,
+                self.next_id,
+                self.result,
+            ),
+            self.terrain,
         )
 
     # ------------------------------------------------------------------ the Position reads
