@@ -750,6 +750,22 @@ class Result:
 # --------------------------------------------------------------------------------------- state
 
 
+class Records(NamedTuple):
+    """A position's records in dicts (see :meth:`GameState.records`): structures, groups and
+    active spells by id in id order, each minion's group id, each structure's square."""
+
+    structures: dict[int, Structure]
+    groups: dict[int, Group]
+    spells: dict[int, ActiveSpell]
+    minion_group: dict[int, int]
+    structure_at: dict[Coord, int]
+
+
+# The records' sort keys, read in C (a lambda is a Python call per record).
+_ID: Final = attrgetter("id")
+_UID: Final = attrgetter("uid")
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     """A whole match position between turns (after start of turn ``turn``, before its orders)."""
@@ -772,6 +788,29 @@ class GameState:
     _terrain: Mapping[Coord, str] | None = field(
         default=None, init=False, repr=False, compare=False, hash=False
     )
+    # The records by id and where they stand, derived once per state (see records).
+    _records: Records | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+
+    def records(self) -> Records:
+        """The records by id (in id order) and where they stand, read only: built on first use
+        and kept with the state. A turn's World starts from copies of them, which for a
+        position the computer's search resolves many times over are a copy of each dict
+        instead of sorting and indexing the records again."""
+        found = self._records
+        if found is None:
+            groups = {g.id: g for g in sorted(self.groups, key=_ID)}
+            structures = {s.id: s for s in sorted(self.structures, key=_ID)}
+            found = Records(
+                structures,
+                groups,
+                {s.uid: s for s in sorted(self.active_spells, key=_UID)},
+                {m.id: g.id for g in groups.values() for m in g.minions},
+                {s.coord: s.id for s in structures.values()},
+            )
+            object.__setattr__(self, "_records", found)
+        return found
 
     # -- lookups (linear: states are small; the turn's World keeps indexes for hot paths)
 
@@ -1016,11 +1055,11 @@ def state_of(values: tuple[Any, ...], terrain: Mapping[Coord, str]) -> GameState
     World's snapshot, which hands over its own map), filled through its slots' setters as
     :func:`evolve` fills a copy: a frozen dataclass's keyword __init__ costs twice as much."""
     state: GameState = _object_new(GameState)
-    _set_all(_STATE_SET, state, (*values, terrain))
+    _set_all(_STATE_SET, state, (*values, terrain, None))
     return state
 
 
-# GameState's slot setters in field order, its terrain map last.
+# GameState's slot setters in field order, its derived maps last.
 _STATE_SET: Final = tuple(getattr(GameState, f.name).__set__ for f in fields(GameState))
 
 

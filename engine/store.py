@@ -12,8 +12,7 @@ deaths, spells coming and going, broadcasts) and the report.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from operator import attrgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from engine.coords import Coord
 from engine.spells.presence import Reacts, SpellPresence
@@ -37,10 +36,6 @@ from engine.state import (
 if TYPE_CHECKING:
     from engine.content import Content
 
-# The records' sort keys, read in C (a lambda is a Python call per record and turn).
-_ID: Final = attrgetter("id")
-_UID: Final = attrgetter("uid")
-
 
 class Store:
     """The records of a position in dicts, read live (a :class:`~engine.position.Position`)."""
@@ -62,18 +57,14 @@ class Store:
         self.terrain: Mapping[Coord, str] = state.terrain_index()
         self._squares: tuple[Square, ...] | None = state.squares
         self._board = state.squares  # the records the squares are rebuilt from
-        self.structure_map: dict[int, Structure] = {
-            s.id: s for s in sorted(state.structures, key=_ID)
-        }
-        self.group_map: dict[int, Group] = {g.id: g for g in sorted(state.groups, key=_ID)}
+        # The state's own dicts, copied: the turn changes these in place.
+        records = state.records()
+        self.structure_map: dict[int, Structure] = records.structures.copy()
+        self.group_map: dict[int, Group] = records.groups.copy()
         self.player_map: dict[Side, PlayerState] = {p.side: p for p in state.players}
-        self.spell_map: dict[int, ActiveSpell] = {
-            s.uid: s for s in sorted(state.active_spells, key=_UID)
-        }
-        self._minion_group: dict[int, int] = {
-            m.id: g.id for g in self.group_map.values() for m in g.minions
-        }
-        self._structure_at: dict[Coord, int] = {s.coord: s.id for s in self.structure_map.values()}
+        self.spell_map: dict[int, ActiveSpell] = records.spells.copy()
+        self._minion_group: dict[int, int] = records.minion_group.copy()
+        self._structure_at: dict[Coord, int] = records.structure_at.copy()
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read.
         self.revision = 0
