@@ -265,14 +265,6 @@ class Store:
         p = self.player_map[side]
         self.player_map[side] = evolve(p, pool=(p.pool + amount).clamped())
 
-    def pay(self, side: Side, cost: Mana) -> bool:
-        """Take ``cost`` from the pool if it covers it; False (nothing taken) otherwise."""
-        p = self.player_map[side]
-        if not p.pool.covers(cost):
-            return False
-        self.player_map[side] = evolve(p, pool=p.pool - cost)
-        return True
-
     def take_card(self, side: Side, card_uid: int) -> Card | None:
         """Remove a card from the hand (None when it is no longer there)."""
         p = self.player_map[side]
@@ -297,6 +289,30 @@ class Store:
             raise ValueError(f"unknown card place {where!r}")
         self.player_map[side] = p
 
-    def record_cast(self, side: Side, spell_id: str) -> None:
+    def settle_cast(
+        self,
+        side: Side,
+        cost: Mana | None,
+        card: Card | None,
+        *,
+        discard: bool,
+        cast: str | None,
+    ) -> None:
+        """A cast's bookkeeping in one player record (a cast's pay, card and log used to build
+        up to four): take ``cost`` from the pool if it covers it (None: nothing to pay), take
+        ``card`` from the hand if it is there and, with ``discard``, put it on the discard pile
+        (as :meth:`take_card` and :meth:`put_card`), and add ``cast`` to the cast log (None:
+        the cast does not count as cast, S12)."""
         p = self.player_map[side]
-        self.player_map[side] = evolve(p, cast_log=(*p.cast_log, spell_id))
+        pool, hand, pile, log = p.pool, p.hand, p.discard, p.cast_log
+        if cost is not None and pool.covers(cost):
+            pool = pool - cost
+        if card is not None:
+            uid = card.uid
+            if p.card(uid) is not None:
+                hand = tuple(c for c in hand if c.uid != uid)
+            if discard:
+                pile = (*pile, card)
+        if cast is not None:
+            log = (*log, cast)
+        self.player_map[side] = evolve(p, pool=pool, hand=hand, discard=pile, cast_log=log)

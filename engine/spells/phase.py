@@ -304,13 +304,15 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
                 squander = Squander("dispelled", f"dispelled: roll {dispel} beat {casting_roll}")
     # A spell with a failure cost pays it instead of its normal cost when it squanders (C7,
     # seed 002: "they will instead take on the effect of the failure cost").
-    if squander is None or not spell.on_squander:
-        world.pay(side, cost)
-    if card is not None:
-        world.take_card(side, card.uid)
-        # An active spell keeps its card in play until it leaves play (end_spell).
-        if squander is not None or spell.instant:
-            world.put_card(side, card, "discard")
+    # An active spell keeps its card in play until it leaves play (end_spell); a successful
+    # cast counts as cast (S12).
+    world.settle_cast(
+        side,
+        cost if squander is None or not spell.on_squander else None,
+        card,
+        discard=squander is not None or spell.instant,
+        cast=spell.id if squander is None else None,
+    )
     if squander is not None:
         world.emit(
             "spell_squandered",
@@ -327,7 +329,6 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
             )
         return None
     assert aim is not None
-    world.record_cast(side, spell.id)
     if world.report.recording:
         world.emit(
             "spell_executed",
