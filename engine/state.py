@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from itertools import repeat
 from json.encoder import encode_basestring_ascii
-from operator import attrgetter, call
+from operator import add, attrgetter, call, ge, sub
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -121,39 +121,20 @@ class Mana(NamedTuple):
         for name in MANA_TYPES:
             yield name, self.get(name)
 
+    # The arithmetic runs over the six amounts in C (the tuple's own items): a turn adds, takes
+    # and compares pools and costs by the dozen.
     def __add__(self, other: Mana) -> Mana:  # type: ignore[override]
-        return Mana(
-            self.order + other.order,
-            self.strife + other.strife,
-            self.clarity + other.clarity,
-            self.mystery + other.mystery,
-            self.will + other.will,
-            self.world + other.world,
-        )
+        return _new(Mana, map(add, self, other))
 
     def __sub__(self, other: Mana) -> Mana:
-        return Mana(
-            self.order - other.order,
-            self.strife - other.strife,
-            self.clarity - other.clarity,
-            self.mystery - other.mystery,
-            self.will - other.will,
-            self.world - other.world,
-        )
+        return _new(Mana, map(sub, self, other))
 
     def covers(self, cost: Mana) -> bool:
-        return (
-            self.order >= cost.order
-            and self.strife >= cost.strife
-            and self.clarity >= cost.clarity
-            and self.mystery >= cost.mystery
-            and self.will >= cost.will
-            and self.world >= cost.world
-        )
+        return all(map(ge, self, cost))
 
     def clamped(self) -> Mana:
         """No type below zero (a pool is never negative)."""
-        if min(self.order, self.strife, self.clarity, self.mystery, self.will, self.world) >= 0:
+        if min(self) >= 0:
             return self
         return Mana(*(max(0, v) for _, v in self.items()))
 
