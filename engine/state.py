@@ -742,6 +742,15 @@ class Records(NamedTuple):
     structure_at: dict[Coord, int]
 
 
+class SpellAnswers(NamedTuple):
+    """See :meth:`GameState.spell_answers`: the presence's answers by event (reacting ids), by
+    spell id set (where they sit) and the queries' memo."""
+
+    reacting: dict[str, frozenset[str]]
+    reach: dict[frozenset[str], Any]
+    memo: dict[tuple[object, ...], object]
+
+
 # The records' sort keys, read in C (a lambda is a Python call per record).
 _ID: Final = attrgetter("id")
 _UID: Final = attrgetter("uid")
@@ -773,6 +782,11 @@ class GameState:
     _records: Records | None = field(
         default=None, init=False, repr=False, compare=False, hash=False
     )
+    # Answers about the active spells, shared by the turns resolved from this state (see
+    # spell_answers).
+    _spell_answers: tuple[object, object, SpellAnswers] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
 
     def records(self) -> Records:
         """The records by id (in id order) and where they stand, read only: built on first use
@@ -792,6 +806,27 @@ class GameState:
             )
             object.__setattr__(self, "_records", found)
         return found
+
+    def spell_answers(self, content: object, reacts: object) -> SpellAnswers:
+        """Where the turns resolved from this state with ``content`` and the spell rules'
+        ``reacts`` keep what depends only on the active spells and the rules (which spell ids
+        react to an event, where the spells of given ids sit, the queries' memo). A computer's
+        search resolves one position many times over: each turn's World fills these while its
+        spells are still this state's and starts its own as soon as one comes, goes or
+        changes, so they hold only answers about this state's spells."""
+        found = self._spell_answers
+        if found is None or found[0] is not content or found[1] != reacts:
+            found = (content, reacts, SpellAnswers({}, {}, {}))
+            object.__setattr__(self, "_spell_answers", found)
+        return found[2]
+
+    def __getstate__(self) -> tuple[object, ...]:
+        # A pickled state leaves its derived maps and answers behind (rebuilt on first use):
+        # the answers hold the content and the rules.
+        return tuple(getattr(self, name) for name in _STATE_FIELDS)
+
+    def __setstate__(self, values: tuple[object, ...]) -> None:
+        _set_all(_STATE_SET, self, (*values, None, None, None))
 
     # -- lookups (linear: states are small; the turn's World keeps indexes for hot paths)
 
@@ -1036,12 +1071,14 @@ def state_of(values: tuple[Any, ...], terrain: Mapping[Coord, str]) -> GameState
     World's snapshot, which hands over its own map), filled through its slots' setters as
     :func:`evolve` fills a copy: a frozen dataclass's keyword __init__ costs twice as much."""
     state: GameState = _object_new(GameState)
-    _set_all(_STATE_SET, state, (*values, terrain, None))
+    _set_all(_STATE_SET, state, (*values, terrain, None, None))
     return state
 
 
-# GameState's slot setters in field order, its derived maps last.
+# GameState's slot setters in field order, its derived maps and answers last; its fields of
+# the position.
 _STATE_SET: Final = tuple(getattr(GameState, f.name).__set__ for f in fields(GameState))
+_STATE_FIELDS: Final = tuple(f.name for f in fields(GameState) if f.init)
 
 
 def _set_all(setters: tuple[Callable[[Any, Any], None], ...], record: object, values: Any) -> None:

@@ -69,7 +69,12 @@ class Store:
         # scratch copy (combat) knows when to re-read.
         self.revision = 0
         self.presence = SpellPresence(
-            self.spell_map, self._structure_at, content, reacts, skip_deaf=skip_deaf
+            self.spell_map,
+            self._structure_at,
+            content,
+            reacts,
+            skip_deaf=skip_deaf,
+            answers=state.spell_answers(content, reacts),
         )
 
     # ------------------------------------------------------------------ snapshot
