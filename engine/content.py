@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 DATA_DIR: Final = Path(__file__).resolve().parent.parent / "data"
 WALKS: Final = ("waterwalk", "mountainwalk", "swampwalk", "flight")
+# Builds a named tuple from its fields in order, without the Python-level constructor.
+_new: Final = tuple.__new__
 
 
 class ContentError(TableError):
@@ -203,25 +205,32 @@ class Content:
         """A fresh minion of ``unit`` with its nation's hit points and walks (digest 14)."""
         ut = self.units[unit]
         hp = ut.hp
-        walks = set(ut.walks)
+        walks = ut.walks
         if nation is not None:
-            hp += self.nations[nation].hp_bonus
-            walks |= self.nations[nation].walks
-        return Minion(
-            id=minion_id,
-            kind="recruit" if ut.kind == "recruit" else "monster",
-            unit=unit,
-            nation=nation,
-            hp=hp,
-            max_hp=hp,
-            armor=ut.armor,
-            attacks=ut.attacks,
-            hand=ut.hand,
-            missile=ut.missile,
-            level=ut.level,
-            walks=frozenset(walks),
-            traits=ut.traits | traits,
-            name=ut.name,
+            spec = self.nations[nation]
+            hp += spec.hp_bonus
+            walks = walks | spec.walks
+        # The fields in order, without the named tuple's keyword constructor (training and
+        # summoning make minions every turn).
+        return _new(
+            Minion,
+            (
+                minion_id,
+                "recruit" if ut.kind == "recruit" else "monster",
+                unit,
+                nation,
+                hp,
+                hp,
+                ut.armor,
+                ut.attacks,
+                ut.hand,
+                ut.missile,
+                ut.level,
+                walks,
+                ut.traits | traits if traits else ut.traits,
+                False,
+                ut.name,
+            ),
         )
 
     def with_spells(self, extra: Mapping[str, SpellDef]) -> Content:

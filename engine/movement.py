@@ -17,7 +17,7 @@ from engine.coords import Coord, coord
 from engine.orders import MoveOrder
 from engine.queries import can_join, can_move, moves, walks
 from engine.state import MAX_GROUP_SIZE, NEUTRAL, Group, HostRef, Side
-from engine.terrain import can_enter
+from engine.terrain import has_walk
 from engine.validate import in_range
 from engine.world import World
 
@@ -97,13 +97,16 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
         occupants.setdefault(g.coord, []).append(g.id)
 
     # Pass I: overstacking.
+    terrain = world.terrain
+    group_map = world.group_map
+    needs = world.content.terrains
     for move in planned:
-        group = world.group(move.group_id)
+        group = group_map.get(move.group_id)
         if group is None or move.dest == group.coord:
             continue
         start = group.coord
         reason = ""
-        if not world.on_board(move.dest):
+        if move.dest not in terrain:
             reason = "off_board"
         elif not can_move(world, group):
             reason = "cannot_move"
@@ -113,12 +116,16 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
         if not reason:
             group_walks = walks(world, group)
             for step in king_steps(start, move.dest):
-                if not world.on_board(step):
+                if step not in terrain:
                     reason = "off_board"
-                elif not can_enter(world.content, world.terrain[step], group_walks):
-                    reason = f"terrain:{world.terrain[step]}"
-                elif any(world.group_map[o].owner != group.owner for o in occupants.get(step, ())):
-                    reason = "occupied"
+                elif not has_walk(group_walks, needs[terrain[step]].needs):
+                    reason = f"terrain:{terrain[step]}"
+                elif step in occupants:
+                    # Most steps are onto empty squares, which have no entry.
+                    for other in occupants[step]:
+                        if group_map[other].owner != group.owner:
+                            reason = "occupied"
+                            break
                 if reason:
                     break
                 at = step

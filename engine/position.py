@@ -121,7 +121,7 @@ class PositionIndex:
         self._by_host: dict[HostRef, list[ActiveSpell]] = {}
         for spell in self._spells:
             self._by_host.setdefault(spell.host, []).append(spell)
-        self._terrain = state.terrain_map()
+        self._terrain = state.terrain_index()
         self._among: dict[frozenset[str], tuple[ActiveSpell, ...]] = {}
         self._globe_among: dict[frozenset[str], tuple[ActiveSpell, ...]] = {}
         self._minion_hosts = frozenset(

@@ -45,6 +45,8 @@ _STATS_KEY: Final = "effective_stats"
 _CACHEABLE_KEY: Final = ("stats_cacheable",)
 _FOLDS_KEY: Final = ("stat_folds",)
 _REACH_KEY: Final = "reach"
+# A memo miss (the memo holds None for "no such spell active").
+_UNKNOWN: Final = object()
 
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
@@ -69,13 +71,18 @@ def _quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group] = ()) ->
     # in the memo (forgotten whenever the active spells change), a lookup instead of two calls.
     memo = presence.memo
     key = (_REACH_KEY, ops)
-    if key in memo:
-        reach: Reach | None = memo[key]  # type: ignore[assignment]
-    else:
+    reach: Reach | None = memo.get(key, _UNKNOWN)  # type: ignore[assignment]
+    if reach is _UNKNOWN:
         reach = memo[key] = presence.reach(_spell_ids(pos.content, ops))
     if reach is None:
         return True
-    return not any(presence.reached(reach, g) for g in groups) if groups else False
+    if not groups:
+        return False
+    # One or two groups: a loop, not a generator built per question.
+    for g in groups:  # noqa: SIM110
+        if presence.reached(reach, g):
+            return False
+    return True
 
 
 def _stats_quiet(pos: Position, group: Group, moves: bool = False) -> bool:

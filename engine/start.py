@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 from engine.combat import MAX_LEVEL
+from engine.coords import Coord
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Card, PlayerState, Side, evolve
+from engine.state import NEUTRAL, SIDES, Card, Group, PlayerState, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -130,10 +131,17 @@ def capture_structures(world: World) -> set[int]:
     it produces the mana type its new owner chose in the turn's orders, or the house's primary
     (digest 9.3 item 6, D-TOWN-MANA)."""
     captured: set[int] = set()
+    # The group on each square (the oldest, as group_at answers), rebuilt only if a capture
+    # changed the groups: one pass over them instead of a scan per town and colony.
+    standing: dict[Coord, Group] = {}
+    seen = -1
     for structure in world.structures:
         if structure.kind == "sanctum":
             continue
-        group = world.group_at(structure.coord)
+        if world.revision != seen:
+            standing = {g.coord: g for g in reversed(world.group_map.values())}
+            seen = world.revision
+        group = standing.get(structure.coord)
         if group is None or group.owner in (NEUTRAL, structure.owner):
             continue
         if not group.is_recruit_group:

@@ -17,8 +17,9 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
+from itertools import repeat
 from json.encoder import encode_basestring_ascii
-from operator import attrgetter
+from operator import add, attrgetter, call, ge, sub
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -120,39 +121,20 @@ class Mana(NamedTuple):
         for name in MANA_TYPES:
             yield name, self.get(name)
 
+    # The arithmetic runs over the six amounts in C (the tuple's own items): a turn adds, takes
+    # and compares pools and costs by the dozen.
     def __add__(self, other: Mana) -> Mana:  # type: ignore[override]
-        return Mana(
-            self.order + other.order,
-            self.strife + other.strife,
-            self.clarity + other.clarity,
-            self.mystery + other.mystery,
-            self.will + other.will,
-            self.world + other.world,
-        )
+        return _new(Mana, map(add, self, other))
 
     def __sub__(self, other: Mana) -> Mana:
-        return Mana(
-            self.order - other.order,
-            self.strife - other.strife,
-            self.clarity - other.clarity,
-            self.mystery - other.mystery,
-            self.will - other.will,
-            self.world - other.world,
-        )
+        return _new(Mana, map(sub, self, other))
 
     def covers(self, cost: Mana) -> bool:
-        return (
-            self.order >= cost.order
-            and self.strife >= cost.strife
-            and self.clarity >= cost.clarity
-            and self.mystery >= cost.mystery
-            and self.will >= cost.will
-            and self.world >= cost.world
-        )
+        return all(map(ge, self, cost))
 
     def clamped(self) -> Mana:
         """No type below zero (a pool is never negative)."""
-        if min(self.order, self.strife, self.clarity, self.mystery, self.will, self.world) >= 0:
+        if min(self) >= 0:
             return self
         return Mana(*(max(0, v) for _, v in self.items()))
 
@@ -749,6 +731,31 @@ class Result:
 # --------------------------------------------------------------------------------------- state
 
 
+class Records(NamedTuple):
+    """A position's records in dicts (see :meth:`GameState.records`): structures, groups and
+    active spells by id in id order, each minion's group id, each structure's square."""
+
+    structures: dict[int, Structure]
+    groups: dict[int, Group]
+    spells: dict[int, ActiveSpell]
+    minion_group: dict[int, int]
+    structure_at: dict[Coord, int]
+
+
+class SpellAnswers(NamedTuple):
+    """See :meth:`GameState.spell_answers`: the presence's answers by event (reacting ids), by
+    spell id set (where they sit) and the queries' memo."""
+
+    reacting: dict[str, frozenset[str]]
+    reach: dict[frozenset[str], Any]
+    memo: dict[tuple[object, ...], object]
+
+
+# The records' sort keys, read in C (a lambda is a Python call per record).
+_ID: Final = attrgetter("id")
+_UID: Final = attrgetter("uid")
+
+
 @dataclass(frozen=True, slots=True)
 class GameState:
     """A whole match position between turns (after start of turn ``turn``, before its orders)."""
@@ -766,6 +773,60 @@ class GameState:
     active_spells: tuple[ActiveSpell, ...] = ()
     next_id: int = 1
     result: Result | None = None
+    # Square -> terrain of ``squares``, derived once per state and kept with it (see
+    # terrain_index): not a field of the position (no equality, no codec).
+    _terrain: Mapping[Coord, str] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+    # The records by id and where they stand, derived once per state (see records).
+    _records: Records | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+    # Answers about the active spells, shared by the turns resolved from this state (see
+    # spell_answers).
+    _spell_answers: tuple[object, object, SpellAnswers] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False
+    )
+
+    def records(self) -> Records:
+        """The records by id (in id order) and where they stand, read only: built on first use
+        and kept with the state. A turn's World starts from copies of them, which for a
+        position the computer's search resolves many times over are a copy of each dict
+        instead of sorting and indexing the records again."""
+        found = self._records
+        if found is None:
+            groups = {g.id: g for g in sorted(self.groups, key=_ID)}
+            structures = {s.id: s for s in sorted(self.structures, key=_ID)}
+            found = Records(
+                structures,
+                groups,
+                {s.uid: s for s in sorted(self.active_spells, key=_UID)},
+                {m.id: g.id for g in groups.values() for m in g.minions},
+                {s.coord: s.id for s in structures.values()},
+            )
+            object.__setattr__(self, "_records", found)
+        return found
+
+    def spell_answers(self, content: object, reacts: object) -> SpellAnswers:
+        """Where the turns resolved from this state with ``content`` and the spell rules'
+        ``reacts`` keep what depends only on the active spells and the rules (which spell ids
+        react to an event, where the spells of given ids sit, the queries' memo). A computer's
+        search resolves one position many times over: each turn's World fills these while its
+        spells are still this state's and starts its own as soon as one comes, goes or
+        changes, so they hold only answers about this state's spells."""
+        found = self._spell_answers
+        if found is None or found[0] is not content or found[1] != reacts:
+            found = (content, reacts, SpellAnswers({}, {}, {}))
+            object.__setattr__(self, "_spell_answers", found)
+        return found[2]
+
+    def __getstate__(self) -> tuple[object, ...]:
+        # A pickled state leaves its derived maps and answers behind (rebuilt on first use):
+        # the answers hold the content and the rules.
+        return tuple(getattr(self, name) for name in _STATE_FIELDS)
+
+    def __setstate__(self, values: tuple[object, ...]) -> None:
+        _set_all(_STATE_SET, self, (*values, None, None, None))
 
     # -- lookups (linear: states are small; the turn's World keeps indexes for hot paths)
 
@@ -779,7 +840,18 @@ class GameState:
         return None
 
     def terrain_map(self) -> dict[Coord, str]:
-        return {sq.coord: sq.terrain for sq in self.squares}
+        return dict(self.terrain_index())
+
+    def terrain_index(self) -> Mapping[Coord, str]:
+        """Square -> terrain, read only: built on first use and kept with the state. A
+        computer's search resolves one position many times over, and a turn's World starts
+        from it (a board's hundred squares were a twentieth of a search turn); the World's
+        snapshot hands over its own map."""
+        found = self._terrain
+        if found is None:
+            found = {sq.coord: sq.terrain for sq in self.squares}
+            object.__setattr__(self, "_terrain", found)
+        return found
 
     def group(self, group_id: int) -> Group | None:
         for g in self.groups:
@@ -929,7 +1001,9 @@ class _Layout(NamedTuple):
 
 
 def _layout(cls: type) -> _Layout:
-    names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(f.name for f in fields(cls))
+    names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(
+        f.name for f in fields(cls) if f.init
+    )
     setters = None
     if (
         not issubclass(cls, tuple)
@@ -988,6 +1062,26 @@ def evolve(record: _R, **changes: Any) -> _R:
     # A frozen dataclass's __init__ sets each field through object.__setattr__; with nothing
     # else to do (no __post_init__), its slots' own setters make the same record for less.
     copy: _R = _object_new(cls)
-    for put, value in zip(setters, values, strict=False):
-        put(copy, value)
+    _set_all(setters, copy, values)
     return copy
+
+
+def state_of(values: tuple[Any, ...], terrain: Mapping[Coord, str]) -> GameState:
+    """A GameState from its fields in order and the square -> terrain map of its squares (the
+    World's snapshot, which hands over its own map), filled through its slots' setters as
+    :func:`evolve` fills a copy: a frozen dataclass's keyword __init__ costs twice as much."""
+    state: GameState = _object_new(GameState)
+    _set_all(_STATE_SET, state, (*values, terrain, None, None))
+    return state
+
+
+# GameState's slot setters in field order, its derived maps and answers last; its fields of
+# the position.
+_STATE_SET: Final = tuple(getattr(GameState, f.name).__set__ for f in fields(GameState))
+_STATE_FIELDS: Final = tuple(f.name for f in fields(GameState) if f.init)
+
+
+def _set_all(setters: tuple[Callable[[Any, Any], None], ...], record: object, values: Any) -> None:
+    """Each slot setter called with ``record`` and its value, the loop run in C: a setter
+    returns None, so ``any`` calls every one (a Python loop cost as much as the setters)."""
+    any(map(call, setters, repeat(record), values))

@@ -11,6 +11,7 @@ deaths, spells coming and going, broadcasts) and the report.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.coords import Coord
@@ -29,6 +30,7 @@ from engine.state import (
     Square,
     Structure,
     evolve,
+    state_of,
 )
 
 if TYPE_CHECKING:
@@ -51,28 +53,28 @@ class Store:
         self.initiative: Side = state.initiative
         self.result: Result | None = state.result
         self.next_id = state.next_id
-        self.terrain: dict[Coord, str] = {sq.coord: sq.terrain for sq in state.squares}
+        # The state's own map, shared: a change of terrain replaces it (set_terrain).
+        self.terrain: Mapping[Coord, str] = state.terrain_index()
         self._squares: tuple[Square, ...] | None = state.squares
         self._board = state.squares  # the records the squares are rebuilt from
-        self.structure_map: dict[int, Structure] = {
-            s.id: s for s in sorted(state.structures, key=lambda s: s.id)
-        }
-        self.group_map: dict[int, Group] = {
-            g.id: g for g in sorted(state.groups, key=lambda g: g.id)
-        }
+        # The state's own dicts, copied: the turn changes these in place.
+        records = state.records()
+        self.structure_map: dict[int, Structure] = records.structures.copy()
+        self.group_map: dict[int, Group] = records.groups.copy()
         self.player_map: dict[Side, PlayerState] = {p.side: p for p in state.players}
-        self.spell_map: dict[int, ActiveSpell] = {
-            s.uid: s for s in sorted(state.active_spells, key=lambda s: s.uid)
-        }
-        self._minion_group: dict[int, int] = {
-            m.id: g.id for g in self.group_map.values() for m in g.minions
-        }
-        self._structure_at: dict[Coord, int] = {s.coord: s.id for s in self.structure_map.values()}
+        self.spell_map: dict[int, ActiveSpell] = records.spells.copy()
+        self._minion_group: dict[int, int] = records.minion_group.copy()
+        self._structure_at: dict[Coord, int] = records.structure_at.copy()
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read.
         self.revision = 0
         self.presence = SpellPresence(
-            self.spell_map, self._structure_at, content, reacts, skip_deaf=skip_deaf
+            self.spell_map,
+            self._structure_at,
+            content,
+            reacts,
+            skip_deaf=skip_deaf,
+            answers=state.spell_answers(content, reacts),
         )
 
     # ------------------------------------------------------------------ snapshot
@@ -80,20 +82,24 @@ class Store:
     @property
     def state(self) -> GameState:
         """A frozen snapshot of the current position."""
-        return GameState(
-            seed=self.seed,
-            turn=self.turn,
-            options=self.options,
-            width=self.width,
-            height=self.height,
-            squares=self.squares,
-            structures=self.structures,
-            groups=self.groups,
-            players=self.players,
-            initiative=self.initiative,
-            active_spells=self.active_spells,
-            next_id=self.next_id,
-            result=self.result,
+        # GameState's fields in order; the terrain map is never changed in place.
+        return state_of(
+            (
+                self.seed,
+                self.turn,
+                self.options,
+                self.width,
+                self.height,
+                self.squares,
+                self.structures,
+                self.groups,
+                self.players,
+                self.initiative,
+                self.active_spells,
+                self.next_id,
+                self.result,
+            ),
+            self.terrain,
         )
 
     # ------------------------------------------------------------------ the Position reads
@@ -264,14 +270,6 @@ class Store:
         p = self.player_map[side]
         self.player_map[side] = evolve(p, pool=(p.pool + amount).clamped())
 
-    def pay(self, side: Side, cost: Mana) -> bool:
-        """Take ``cost`` from the pool if it covers it; False (nothing taken) otherwise."""
-        p = self.player_map[side]
-        if not p.pool.covers(cost):
-            return False
-        self.player_map[side] = evolve(p, pool=p.pool - cost)
-        return True
-
     def take_card(self, side: Side, card_uid: int) -> Card | None:
         """Remove a card from the hand (None when it is no longer there)."""
         p = self.player_map[side]
@@ -296,6 +294,30 @@ class Store:
             raise ValueError(f"unknown card place {where!r}")
         self.player_map[side] = p
 
-    def record_cast(self, side: Side, spell_id: str) -> None:
+    def settle_cast(
+        self,
+        side: Side,
+        cost: Mana | None,
+        card: Card | None,
+        *,
+        discard: bool,
+        cast: str | None,
+    ) -> None:
+        """A cast's bookkeeping in one player record (a cast's pay, card and log used to build
+        up to four): take ``cost`` from the pool if it covers it (None: nothing to pay), take
+        ``card`` from the hand if it is there and, with ``discard``, put it on the discard pile
+        (as :meth:`take_card` and :meth:`put_card`), and add ``cast`` to the cast log (None:
+        the cast does not count as cast, S12)."""
         p = self.player_map[side]
-        self.player_map[side] = evolve(p, cast_log=(*p.cast_log, spell_id))
+        pool, hand, pile, log = p.pool, p.hand, p.discard, p.cast_log
+        if cost is not None and pool.covers(cost):
+            pool = pool - cost
+        if card is not None:
+            uid = card.uid
+            if p.card(uid) is not None:
+                hand = tuple(c for c in hand if c.uid != uid)
+            if discard:
+                pile = (*pile, card)
+        if cast is not None:
+            log = (*log, cast)
+        self.player_map[side] = evolve(p, pool=pool, hand=hand, discard=pile, cast_log=log)

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 from engine.orders import Problem, TrainOrder
 from engine.queries import training_blocked
-from engine.state import MAX_GROUP_SIZE, Mana, Side, evolve
+from engine.state import MAX_GROUP_SIZE, Group, Mana, Side, evolve
 from engine.world import World
 
 
 def train_problem(world: World, side: Side, order: TrainOrder, index: int) -> Problem | None:
     """Why ``order`` cannot be carried out now (None when it can)."""
+    return _checked(world, side, order, index)[0]
 
-    def problem(code: str, message: str) -> Problem:
-        return Problem(code, message, index, "trains")
+
+def _checked(
+    world: World, side: Side, order: TrainOrder, index: int
+) -> tuple[Problem | None, list[Group]]:
+    """:func:`train_problem`, and the groups on the structure's square it looked at (none for a
+    mana order): the new recruit joins the first of them."""
+
+    def problem(code: str, message: str) -> tuple[Problem, list[Group]]:
+        return Problem(code, message, index, "trains"), []
 
     structure = world.structure_at(order.structure)
     if structure is None:
@@ -37,7 +45,7 @@ def train_problem(world: World, side: Side, order: TrainOrder, index: int) -> Pr
                 f"your Sanctum trains only {house.primary} or {house.secondary} mana, "
                 f"not {order.mana_type}",
             )
-        return None
+        return None, []
     groups = world.groups_at(order.structure)
     for group in groups:
         if group.owner != side or not group.is_recruit_group:
@@ -54,21 +62,21 @@ def train_problem(world: World, side: Side, order: TrainOrder, index: int) -> Pr
                 "join_forbidden",
                 f"a spell stops recruits joining the group on {order.structure.name}",
             )
-    return None
+    return None, groups
 
 
 def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> list[Problem]:
     """Carry out ``side``'s training orders in issue order; returns the ones that could not be."""
     problems: list[Problem] = []
     for index, order in enumerate(orders):
-        problem = train_problem(world, side, order, index)
+        problem, standing = _checked(world, side, order, index)
         if problem is not None:
             problems.append(problem)
             continue
         structure = world.structure_at(order.structure)
         assert structure is not None
         nation = structure.novices[0]
-        world.update_structure(evolve(structure, novices=structure.novices[1:]))
+        world.update_structure(structure.with_novices(structure.novices[1:], structure.counter))
         if order.kind == "mana":
             mana_type = order.mana_type or world.content.houses[world.player(side).house].primary
             player = world.player(side)
@@ -89,7 +97,8 @@ def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> 
                 )
             continue
         minion = world.new_minion(order.kind, nation)
-        existing = world.group_at(structure.coord)
+        # The oldest group on the square (group_at's answer; nothing changed it since).
+        existing = standing[0] if standing else None
         if existing is None:
             group_id = world.create_group(side, structure.coord, (minion,)).id
         else:

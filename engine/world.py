@@ -320,7 +320,11 @@ class World(Store):
             raise ValueError(f"unknown terrain {terrain!r}")
         old = self.terrain[at]
         if old != terrain:
-            self.terrain[at] = terrain
+            # A new map: the old one may be a state's (the one the turn started from, or a
+            # snapshot taken since).
+            changed = dict(self.terrain)
+            changed[at] = terrain
+            self.terrain = changed
             self._squares = None
             self.emit("terrain_changed", at=at.name, **{"from": old}, to=terrain)
 

@@ -177,5 +177,6 @@ def apply_effects(ctx: EffectContext, effects: tuple[Effect, ...]) -> None:
         run = effect.primitive.apply
         if run is None:
             continue
-        _say(ctx, effect)
+        if ctx.world.report.recording:
+            _say(ctx, effect)
         run(ctx, effect)

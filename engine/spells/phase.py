@@ -251,13 +251,14 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
     if resolved.source != "bound" and spell.power is not None:
         # A bound spell cast from hand works at its lower power level (N5, N8).
         order = replace(order, power=spell.power_from_hand())
-    world.emit(
-        "spell_cast",
-        side=str(side),
-        card=order.card_uid,
-        spell=spell.id,
-        target=target_text(order.target),
-    )
+    if world.report.recording:
+        world.emit(
+            "spell_cast",
+            side=str(side),
+            card=order.card_uid,
+            spell=spell.id,
+            target=target_text(order.target),
+        )
     card = None
     if resolved.source == "hand":
         card = world.player(side).card(order.card_uid)
@@ -303,13 +304,15 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
                 squander = Squander("dispelled", f"dispelled: roll {dispel} beat {casting_roll}")
     # A spell with a failure cost pays it instead of its normal cost when it squanders (C7,
     # seed 002: "they will instead take on the effect of the failure cost").
-    if squander is None or not spell.on_squander:
-        world.pay(side, cost)
-    if card is not None:
-        world.take_card(side, card.uid)
-        # An active spell keeps its card in play until it leaves play (end_spell).
-        if squander is not None or spell.instant:
-            world.put_card(side, card, "discard")
+    # An active spell keeps its card in play until it leaves play (end_spell); a successful
+    # cast counts as cast (S12).
+    world.settle_cast(
+        side,
+        cost if squander is None or not spell.on_squander else None,
+        card,
+        discard=squander is not None or spell.instant,
+        cast=spell.id if squander is None else None,
+    )
     if squander is not None:
         world.emit(
             "spell_squandered",
@@ -326,14 +329,14 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
             )
         return None
     assert aim is not None
-    world.record_cast(side, spell.id)
-    world.emit(
-        "spell_executed",
-        side=str(side),
-        card=order.card_uid,
-        spell=spell.id,
-        target=target_text(order.target),
-    )
+    if world.report.recording:
+        world.emit(
+            "spell_executed",
+            side=str(side),
+            card=order.card_uid,
+            spell=spell.id,
+            target=target_text(order.target),
+        )
     active = succeed(world, spell, side, aim, order, card_uid=None if card is None else card.uid)
     if spell.spell_class != "attribute":
         cast_attribute(world, spell, side, order.target)
@@ -434,13 +437,14 @@ def cast_attribute(world: World, spell: SpellDef, side: Side, target: Target) ->
     aim, problem = check_target(world, side, attribute, attr_target)
     if aim is None or problem is not None:
         return
-    world.emit(
-        "spell_executed",
-        side=str(side),
-        card=0,
-        spell=attribute.id,
-        target=target_text(attr_target),
-    )
+    if world.report.recording:
+        world.emit(
+            "spell_executed",
+            side=str(side),
+            card=0,
+            spell=attribute.id,
+            target=target_text(attr_target),
+        )
     succeed(
         world, attribute, side, aim, CastOrder(0, attr_target, spell_id=attribute.id), card_uid=None
     )

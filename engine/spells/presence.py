@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.coords import Coord
-from engine.state import HOST_KINDS, ActiveSpell, Group, HostRef
+from engine.state import HOST_KINDS, ActiveSpell, Group, HostRef, SpellAnswers
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -62,10 +62,13 @@ class SpellPresence:
         reacts: Reacts,
         *,
         skip_deaf: bool,
+        answers: SpellAnswers | None = None,
     ) -> None:
         """``structure_at`` is the World's square -> structure id map (read live);
         ``skip_deaf``: a spell hears only the events it has a reaction to (a test's listener
-        hears everything)."""
+        hears everything); ``answers``: the ones kept with the state the turn started from
+        (``GameState.spell_answers``), filled while the spells are still that state's and
+        left, never changed, once they change."""
         self.spell_map = spell_map
         self._structure_at = structure_at
         self._content = content
@@ -78,15 +81,15 @@ class SpellPresence:
         self._hosted: dict[str, set[object]] = {}  # host kind -> refs hosting a spell
         # Spell ids reacting to an event (per event): it depends only on which ids are present,
         # so counters changing in place keep the answers.
-        self._reacting: dict[str, frozenset[str]] = {}
+        self._reacting: dict[str, frozenset[str]] = {} if answers is None else answers.reacting
         self._id_counts = Counter(s.spell_id for s in spell_map.values())
-        self._reach: dict[frozenset[str], Reach | None] = {}
+        self._reach: dict[frozenset[str], Reach | None] = {} if answers is None else answers.reach
         # Where the spells reacting to deaths sit (see hears_death()).
         self._death_ears: tuple[Reach | None, Reach | None, Reach | None] | None = None
         # Uids of the active spells with given ids (all, and the globe's), per id set.
         self._among: dict[frozenset[str], list[int]] = {}
         self._globe_among: dict[frozenset[str], list[int]] = {}
-        self.memo: dict[tuple[object, ...], object] = {}
+        self.memo: dict[tuple[object, ...], object] = {} if answers is None else answers.memo
 
     # ------------------------------------------------------------------ changes
 
@@ -153,17 +156,17 @@ class SpellPresence:
             if counts[removed] <= 0:
                 del counts[removed]
                 ids_changed = True
-        if ids_changed and self._reacting:
+        # New dicts, never emptied in place: the ones the turn started with may be its
+        # state's (answers about that state's spells).
+        if ids_changed:
             self._reacting = {}
         if added is not None or removed is not None or moved:
             self._death_ears = None
-            if self._reach:
-                self._reach = {}
+            self._reach = {}
             if self._among or self._globe_among:
                 self._among = {}
                 self._globe_among = {}
-        if self.memo:
-            self.memo = {}
+        self.memo = {}
 
     # ------------------------------------------------------------------ reads
 
