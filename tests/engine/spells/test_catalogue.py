@@ -17,6 +17,7 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
+from tests.engine.spells.helpers import RED, Board, at, cast, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
 
@@ -248,3 +249,19 @@ def test_every_house_has_a_summoning_in_its_deck():
     summoning, won 3 of 22 expert games before Phantasm (docs/balance.md "Mind")."""
     spells = [s for s in load_spells(DATA).values() if s.deckable]
     assert {s.house for s in spells if s.type == "summoning"} == set(HOUSES)
+
+
+def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargoyles():
+    """Mind's summoning matches Justice's at the same 3+1 (docs/balance.md "Town spells for
+    every house (D-SP31)")."""
+    b = Board()
+    b.group(RED, "C3")
+    card = b.card(RED, "phantasm")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(card, "square", "D3")]})
+    phantasms = world.group_at(at("D3"))
+    assert phantasms is not None and phantasms.is_monster_group
+    assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms.minions] == [
+        ("Phantasm", 9, 1, 3)
+    ] * 2
+    assert all("flight" in m.walks for m in phantasms.minions)
