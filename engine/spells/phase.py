@@ -239,6 +239,15 @@ def _squander_reason(
     return None, aim
 
 
+def _emit_cast(
+    world: World, kind: str, side: Side, *, card: int, spell_id: str, target: Target
+) -> None:
+    """A cast's "spell_cast" or "spell_executed" event; a silent turn formats none (the target's
+    text is built for the reader only)."""
+    if world.report.recording:
+        world.emit(kind, side=str(side), card=card, spell=spell_id, target=target_text(target))
+
+
 def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | None:
     """One cast's execution: fizzle, squander or success (module docstring); returns the spell
     that became active, if any."""
@@ -251,14 +260,9 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
     if resolved.source != "bound" and spell.power is not None:
         # A bound spell cast from hand works at its lower power level (N5, N8).
         order = replace(order, power=spell.power_from_hand())
-    if world.report.recording:
-        world.emit(
-            "spell_cast",
-            side=str(side),
-            card=order.card_uid,
-            spell=spell.id,
-            target=target_text(order.target),
-        )
+    _emit_cast(
+        world, "spell_cast", side, card=order.card_uid, spell_id=spell.id, target=order.target
+    )
     card = None
     if resolved.source == "hand":
         card = world.player(side).card(order.card_uid)
@@ -329,14 +333,9 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
             )
         return None
     assert aim is not None
-    if world.report.recording:
-        world.emit(
-            "spell_executed",
-            side=str(side),
-            card=order.card_uid,
-            spell=spell.id,
-            target=target_text(order.target),
-        )
+    _emit_cast(
+        world, "spell_executed", side, card=order.card_uid, spell_id=spell.id, target=order.target
+    )
     active = succeed(world, spell, side, aim, order, card_uid=None if card is None else card.uid)
     if spell.spell_class != "attribute":
         cast_attribute(world, spell, side, order.target)
@@ -437,14 +436,7 @@ def cast_attribute(world: World, spell: SpellDef, side: Side, target: Target) ->
     aim, problem = check_target(world, side, attribute, attr_target)
     if aim is None or problem is not None:
         return
-    if world.report.recording:
-        world.emit(
-            "spell_executed",
-            side=str(side),
-            card=0,
-            spell=attribute.id,
-            target=target_text(attr_target),
-        )
+    _emit_cast(world, "spell_executed", side, card=0, spell_id=attribute.id, target=attr_target)
     succeed(
         world, attribute, side, aim, CastOrder(0, attr_target, spell_id=attribute.id), card_uid=None
     )
