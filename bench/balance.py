@@ -253,6 +253,11 @@ def build_fingerprint(root: Path = ROOT) -> str:
     return digest.hexdigest()[:16]
 
 
+def saved_path(directory: str | Path, index: int) -> Path:
+    """Where --save-turns writes game ``index``."""
+    return Path(directory) / f"game-{index:04d}.jsonl"
+
+
 def saved_game(path: Path) -> tuple[dict[str, Any], bool] | None:
     """A saved game's header and whether it is finished (None when there is no such file)."""
     if not path.exists():
@@ -272,7 +277,7 @@ def split_resumed(jobs: Sequence[Job]) -> tuple[list[Job], list[Job]]:
     done: list[Job] = []
     for job in jobs:
         assert job.save_dir is not None
-        path = Path(job.save_dir) / f"game-{job.index:04d}.jsonl"
+        path = saved_path(job.save_dir, job.index)
         saved = saved_game(path)
         if saved is None or not saved[1]:
             play.append(job)
@@ -304,7 +309,7 @@ def play_one(job: Job) -> GameResult:
     opening: list[GameState] = []
     out: TextIO | None = None
     if job.save_dir is not None:
-        out = (Path(job.save_dir) / f"game-{job.index:04d}.jsonl").open("w", encoding="utf-8")
+        out = saved_path(job.save_dir, job.index).open("w", encoding="utf-8")
         _write_line(out, {"game": _header(job)})
 
     def observe(state: GameState, orders: dict[Side, Orders]) -> None:
@@ -761,7 +766,7 @@ def main(argv: Iterable[str] | None = None) -> None:
         if not results:
             parser.error(f"no finished game saved in {args.from_turns}")
         header = json.loads(
-            (Path(args.from_turns) / f"game-{results[0].index:04d}.jsonl")
+            saved_path(args.from_turns, results[0].index)
             .read_text(encoding="utf-8")
             .splitlines()[0]
         )["game"]
@@ -789,7 +794,7 @@ def main(argv: Iterable[str] | None = None) -> None:
                 parser.error(str(error))
         results = run(jobs, args.workers, progress)
         if done:
-            saved = [(f"{job.save_dir}/game-{job.index:04d}.jsonl", None) for job in done]
+            saved = [(str(saved_path(str(job.save_dir), job.index)), None) for job in done]
             replayed = _map(_replay_path, saved, args.workers, progress)
             results = sorted(
                 [*results, *(r for r in replayed if r is not None)], key=lambda r: r.index
