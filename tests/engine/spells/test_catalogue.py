@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from engine.spells.catalogue import load_spells, parse_spell_table
+from engine.spells.modifiers import effective_minion
 from engine.spells.primitives import PRIMITIVES
 from engine.spells.requirements import REQUIREMENTS
 from engine.spells.schema import SpellDataError
@@ -265,3 +266,31 @@ def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargo
         ("Phantasm", 9, 1, 3)
     ] * 2
     assert all("flight" in m.walks for m in phantasms.minions)
+
+
+def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_any_group_one():
+    """Making's Helm costs one more than Body's Gorgon's Gaze and needs a group of at least
+    five, so it gives twice the armor (docs/balance.md "Making")."""
+    b = Board()
+    helmed = b.group(RED, "C3", *["swordsman"] * 5)
+    gazed = b.group(RED, "E3", "swordsman")
+    helm, gaze = b.card(RED, "beobogh_helm"), b.card(RED, "gorgons_gaze")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(helm, "group", helmed), cast(gaze, "group", gazed)]})
+    for gid, armor in ((helmed, 2), (gazed, 1)):
+        group = world.group(gid)
+        assert group is not None
+        assert {effective_minion(world, group, m).armor for m in group.minions} == {armor}
+
+
+def test_homunculi_are_two_seven_hit_point_minions_that_strike_twice():
+    b = Board()
+    b.group(RED, "C3")
+    card = b.card(RED, "homunculi")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(card, "square", "D3")]})
+    homunculi = world.group_at(at("D3"))
+    assert homunculi is not None and homunculi.is_monster_group
+    assert [(m.name, m.hp, m.hand, m.attacks) for m in homunculi.minions] == [
+        ("Homunculus", 7, 2, 2)
+    ] * 2
