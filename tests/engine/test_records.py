@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 import pytest
 
 from engine.coords import coord
-from engine.state import Card, Group, HostRef, Mana, Minion, PlayerState, Side, evolve
+from engine.state import (
+    Card,
+    Group,
+    HostRef,
+    Mana,
+    Minion,
+    PlayerState,
+    Side,
+    Structure,
+    evolve,
+    record_builder,
+)
 
 
 def _minion() -> Minion:
@@ -47,3 +61,17 @@ def test_records_compare_hash_and_order_by_value() -> None:
     assert sorted([coord(2, 1), coord(1, 5)]) == [coord(1, 5), coord(2, 1)]
     assert {HostRef.minion(4): 1}[HostRef.minion(4)] == 1
     assert HostRef.minion(4) != HostRef.group(4)
+
+
+def test_a_built_record_is_the_record_its_constructor_makes() -> None:
+    player = PlayerState(Side.RED, "war", pool=Mana(1, 0, 0, 0, 0, 0), hand=(Card(1, "fortitude"),))
+    built = record_builder(PlayerState)(*(getattr(player, name) for name in player.__slots__))
+    assert type(built) is PlayerState
+    assert built == player and hash(built) == hash(player)
+    assert pickle.dumps(built) == pickle.dumps(player)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.house = "nature"  # type: ignore[misc]
+    structure = Structure(4, "town", coord(2, 2), Side.BLUE, novices=("valdor",), mana_type="world")
+    copy = structure.with_novices((), 1)
+    assert copy == dataclasses.replace(structure, novices=(), counter=1)
+    assert pickle.dumps(copy) == pickle.dumps(dataclasses.replace(structure, novices=(), counter=1))
