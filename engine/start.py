@@ -12,7 +12,7 @@ from engine.coords import Coord
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Card, Group, PlayerState, Side, evolve
+from engine.state import BLUE, NEUTRAL, RED, SIDES, Card, Group, PlayerState, Side, evolve
 from engine.terrain import apply_after_start
 from engine.world import World
 
@@ -185,7 +185,7 @@ def update_initiative(world: World) -> None:
     a locking spell (Lienna) overrides both."""
     deltas = {side: world.player(side).captured - world.player(side).lost for side in SIDES}
     if world.report.recording:
-        world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
+        world.emit("structure_delta", red=deltas[RED], blue=deltas[BLUE])
     for side in SIDES:
         player = world.player(side)
         if player.captured or player.lost:  # a player record already at zero stays as it is
@@ -193,8 +193,8 @@ def update_initiative(world: World) -> None:
     lock = initiative_lock(world)
     if lock is not None:
         world.set_initiative(lock, "locked")
-    elif deltas[Side.RED] != deltas[Side.BLUE]:
-        leader = Side.RED if deltas[Side.RED] > deltas[Side.BLUE] else Side.BLUE
+    elif deltas[RED] != deltas[BLUE]:
+        leader = RED if deltas[RED] > deltas[BLUE] else BLUE
         world.set_initiative(leader, "structure_delta")
 
 

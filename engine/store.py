@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from engine.coords import Coord
 from engine.spells.presence import Reacts, SpellPresence
 from engine.state import (
+    BLUE,
+    RED,
     ActiveSpell,
     Card,
     GameState,
@@ -115,7 +117,7 @@ class Store:
 
     @property
     def players(self) -> tuple[PlayerState, PlayerState]:
-        return (self.player_map[Side.RED], self.player_map[Side.BLUE])
+        return (self.player_map[RED], self.player_map[BLUE])
 
     @property
     def active_spells(self) -> tuple[ActiveSpell, ...]:

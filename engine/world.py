@@ -24,7 +24,9 @@ from engine import broadcast
 from engine.coords import Coord
 from engine.report import Emit, Event, Recorder
 from engine.state import (
+    BLUE,
     NEUTRAL,
+    RED,
     ActiveSpell,
     GameState,
     Group,
@@ -99,7 +101,7 @@ class World(Store):
         self.mana_choices: dict[Side, dict[Coord, str]] = {}
         # Cards drawn by spells this turn (D-SPELL-DRAW), by card uid: step 4 refills the hand to
         # its size without counting the ones still in hand, so a spell's draw is a card more.
-        self.spell_drawn: dict[Side, set[int]] = {Side.RED: set(), Side.BLUE: set()}
+        self.spell_drawn: dict[Side, set[int]] = {RED: set(), BLUE: set()}
         # A listener given by a test hears everything; the spells' own listener ignores the events
         # a spell has no reaction to, so those are not delivered at all (``skip_deaf``).
         self.handler: EventHandler = hooks.on_event if on_event is None else on_event

@@ -16,7 +16,7 @@ from engine.spells.primitives.base import (
 )
 from engine.spells.vocab import HOUSES, TERRAINS
 from engine.squares import terrain_is_fixed
-from engine.state import HostRef, Minion, Side
+from engine.state import SIDES, HostRef, Minion, Side
 
 if TYPE_CHECKING:
     from engine.spells.effects import EffectContext
@@ -45,7 +45,7 @@ def _force_move(ctx: EffectContext, effect: Effect) -> None:
 
 def _teleport(ctx: EffectContext, effect: Effect) -> None:
     group = affected_group(ctx)
-    if group is None or group.owner not in (Side.RED, Side.BLUE):
+    if group is None or group.owner not in SIDES:
         return
     owner = Side(group.owner)
     home_side = owner if effect.params.text("to") == "own_sanctum" else owner.other
