@@ -219,10 +219,15 @@ class World(Store):
         """The minion leaves its group (and the group the board when it was the last), with
         the "died" event; ``after``: the uids that hear "minion_died" once it left."""
         group = self.group_map[self._minion_group.pop(minion_id)]
-        rest = tuple([m for m in group.minions if m.id != minion_id])
+        # One scan finds the minion (ids are unique in a group); the rest is the tuple around it.
+        minions = group.minions
+        at = 0
+        for minion in minions:
+            if minion.id == minion_id:
+                break
+            at += 1
+        rest = minions[:at] + minions[at + 1 :]
         if self.report.recording:
-            minion = group.minion(minion_id)
-            assert minion is not None
             self.report.append(
                 Event.raw(
                     "died",
