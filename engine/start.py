@@ -12,9 +12,23 @@ from engine.coords import Coord
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import BLUE, NEUTRAL, RED, SIDES, Card, Group, PlayerState, Side, evolve
+from engine.state import (
+    BLUE,
+    NEUTRAL,
+    RED,
+    SIDES,
+    Card,
+    Group,
+    Minion,
+    PlayerState,
+    Side,
+    evolve,
+)
 from engine.terrain import apply_after_start
 from engine.world import World
+
+# Records built from their fields in order, without the named tuples' Python-level constructors.
+_new = tuple.__new__
 
 
 def run_start_of_turn(world: World) -> None:
@@ -49,9 +63,13 @@ def award_levels(world: World) -> None:
                 level = m.level + 1 if m.level < MAX_LEVEL else MAX_LEVEL
                 if append is not None:
                     append(
-                        Event.raw("level_gained", (at_group, ("level", level), ("minion", m.id)))
+                        _new(
+                            Event, ("level_gained", (at_group, ("level", level), ("minion", m.id)))
+                        )
                     )
-                leveled.append(m.with_level(level))
+                # The minion at its new level, built in place (no method call: a late-game turn
+                # awards about a hundred levels), its earned level spent.
+                leveled.append(_new(Minion, (*m[:10], level, m[11], m[12], False, m[14])))
             else:
                 leveled.append(m)
         world.update_group(group.with_minions(tuple(leveled)))

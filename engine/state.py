@@ -331,10 +331,6 @@ class Minion(NamedTuple):
         tuple's own constructor is a Python function, ``tuple.__new__`` builds the same record)."""
         return _new(Minion, (*self[:4], hp, *self[5:]))
 
-    def with_level(self, level: int, earned_level: bool = False) -> Minion:
-        """This minion at ``level`` (start of turn step 1 awards many levels at once)."""
-        return _new(Minion, (*self[:10], level, self[11], self[12], earned_level, self[14]))
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -51,7 +51,6 @@ def test_evolve_refuses_a_field_the_record_does_not_have() -> None:
 def test_fast_copies_keep_every_other_field() -> None:
     minion = _minion()
     assert minion.with_hp(1) == minion._replace(hp=1)
-    assert minion.with_level(2, earned_level=True) == minion._replace(level=2, earned_level=True)
     group = Group(3, Side.RED, Side.RED, coord(1, 1), (minion,))
     assert group.with_minions(()) == group._replace(minions=())
 
