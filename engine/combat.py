@@ -322,8 +322,10 @@ def _fight(
     for fighters in sides:
         for f in fighters:
             carried[f.id] = (f.misses, f.hit_any)
-    levels = tuple(
-        _write_back(world, gid, fighters, carried) for gid, fighters in zip(ids, sides, strict=True)
+    # Each group's in turn (no generator: a fight ends here, many times a turn).
+    levels = (
+        _write_back(world, first_id, sides[0], carried),
+        _write_back(world, second_id, sides[1], carried),
     )
     if not (sides[0] and sides[1]):
         reason = "destroyed"
@@ -525,7 +527,11 @@ def _write_back(
     group = world.group_map.get(group_id)
     if group is None:
         return 0
-    hp = {f.id: f.hp for f in fighters if f.alive}
+    # A loop, not a comprehension (which runs as a function of its own, a call per write-back).
+    hp = {}
+    for f in fighters:
+        if f.alive:
+            hp[f.id] = f.hp
     changed = False
     levels = 0
     minions = []
