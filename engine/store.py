@@ -240,9 +240,14 @@ class Store:
         gid = self._minion_group[minion.id]
         group = self.group_map[gid]
         mid = minion.id
-        self.group_map[gid] = group.with_minions(
-            tuple(minion if m.id == mid else m for m in group.minions)
-        )
+        # The new record in the old one's place, found by a loop (a generator over the members
+        # costs a frame and a resumption per member).
+        minions = group.minions
+        for at, m in enumerate(minions):
+            if m.id == mid:
+                minions = (*minions[:at], minion, *minions[at + 1 :])
+                break
+        self.group_map[gid] = group.with_minions(minions)
         self.revision += 1
 
     def update_group(self, group: Group) -> None:

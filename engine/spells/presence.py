@@ -14,7 +14,8 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.state import HOST_KINDS, ActiveSpell, Group, HostRef, SpellAnswers
@@ -22,6 +23,9 @@ from engine.state import HOST_KINDS, ActiveSpell, Group, HostRef, SpellAnswers
 if TYPE_CHECKING:
     from engine.content import Content
 
+# A record's id, read in C: whether any member of a group hosts a spell is a set's isdisjoint
+# over the members' ids (a generator would cost a frame and a resumption per member).
+_ID: Final = attrgetter("id")
 # Whether active copies of a spell id react to an event (``SpellHooks.reacts``).
 Reacts = Callable[["Content", str, str], bool]
 
@@ -262,7 +266,7 @@ class SpellPresence:
                 return True
         if reach.minions:
             minions = reach.minions
-            return any(m.id in minions for m in group.minions)
+            return not minions.isdisjoint(map(_ID, group.minions))
         return False
 
     def touched(self, group: Group) -> bool:
@@ -277,7 +281,7 @@ class SpellPresence:
         structure = self._structure_at.get(group.coord)
         if structure is not None and structure in hosted["structure"]:
             return True
-        return any(m.id in self._minion_hosts for m in group.minions)
+        return not self._minion_hosts.isdisjoint(map(_ID, group.minions))
 
     def hears_death(self, group: Group, cause: str = "killed") -> bool:
         """Would a spell hear of a death in ``group``? "host_dying" (and, for a kill,
@@ -301,7 +305,7 @@ class SpellPresence:
             if group.id in on_host.groups:
                 return True
             hosts = on_host.minions
-            if hosts and any(m.id in hosts for m in group.minions):
+            if hosts and not hosts.isdisjoint(map(_ID, group.minions)):
                 return True
         around = ears[2]
         return around is not None and (
