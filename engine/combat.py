@@ -176,10 +176,13 @@ def resolve_combat(world: World, strikes: bool = False) -> None:
     """Every fight of the turn, in precedence order; ``strikes`` also records every strike."""
     group_map = world.group_map
     at_square = {g.coord: g.id for g in group_map.values()}
-    # ``precedence`` before any fight, without a call per group (groups are in id order, and
-    # the sort is stable).
+    # ``precedence`` before any fight, without a call per group: the groups are in id order,
+    # so each rank's in turn, in that order, are what a stable sort by rank gives.
     rank = {world.initiative: 0, NEUTRAL: 1, world.initiative.other: 2}
-    ordered = sorted(group_map.values(), key=lambda g: rank[g.owner])
+    ranked: tuple[list[Group], list[Group], list[Group]] = ([], [], [])
+    for g in group_map.values():
+        ranked[rank[g.owner]].append(g)
+    ordered = [*ranked[0], *ranked[1], *ranked[2]]
     fought: set[tuple[int, int]] = set()
     plans: dict[tuple[int, int, int, str | None], Plan] = {}
     for group in ordered:

@@ -122,8 +122,10 @@ def moves(pos: Position, group: Group) -> int:
 
 def can_move(pos: Position, group: Group) -> bool:
     """Pass I check 1: no immobile member and no spell holding the group."""
-    if any("immobile" in m.traits for m in group.minions):
-        return False
+    # A loop, not any() over a generator: pass I asks this of every group that moves.
+    for m in group.minions:
+        if "immobile" in m.traits:
+            return False
     if _quiet(pos, _HOLD, (group,)):
         return True
     return modifiers.can_move(pos, group)

@@ -408,13 +408,21 @@ class Group(NamedTuple):
     coord: Coord
     minions: tuple[Minion, ...]
 
+    # Loops rather than all() over a generator (a frame and a resumption per member): movement,
+    # captures and targeting ask these of many groups every turn.
     @property
     def is_recruit_group(self) -> bool:
-        return all(m.kind == "recruit" for m in self.minions)
+        for m in self.minions:  # noqa: SIM110
+            if m.kind != "recruit":
+                return False
+        return True
 
     @property
     def is_monster_group(self) -> bool:
-        return all(m.kind == "monster" for m in self.minions)
+        for m in self.minions:  # noqa: SIM110
+            if m.kind != "monster":
+                return False
+        return True
 
     @property
     def player_controlled(self) -> bool:

@@ -39,6 +39,16 @@ if TYPE_CHECKING:
     from engine.content import Content
 
 
+def _without(cards: tuple[Card, ...], uid: int) -> tuple[Card, ...]:
+    """``cards`` without the card ``uid`` (uids are unique in a match), the same tuple when it
+    is not there: one loop, where a generator over the hand costs a frame and a resumption a
+    card."""
+    for at, card in enumerate(cards):
+        if card.uid == uid:
+            return cards[:at] + cards[at + 1 :]
+    return cards
+
+
 class Store:
     """The records of a position in dicts, read live (a :class:`~engine.position.Position`)."""
 
@@ -283,7 +293,7 @@ class Store:
         card = p.card(card_uid)
         if card is None:
             return None
-        self.player_map[side] = evolve(p, hand=tuple(c for c in p.hand if c.uid != card_uid))
+        self.player_map[side] = evolve(p, hand=_without(p.hand, card_uid))
         return card
 
     def put_card(self, side: Side, card: Card, where: str) -> None:
@@ -320,9 +330,7 @@ class Store:
         if cost is not None and pool.covers(cost):
             pool = pool - cost
         if card is not None:
-            uid = card.uid
-            if p.card(uid) is not None:
-                hand = tuple(c for c in hand if c.uid != uid)
+            hand = _without(hand, card.uid)
             if discard:
                 pile = (*pile, card)
         if cast is not None:

@@ -12,7 +12,6 @@ queries keep effective stats there).
 from __future__ import annotations
 
 import bisect
-from collections import Counter
 from collections.abc import Callable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final
@@ -86,7 +85,12 @@ class SpellPresence:
         # Spell ids reacting to an event (per event): it depends only on which ids are present,
         # so counters changing in place keep the answers.
         self._reacting: dict[str, frozenset[str]] = {} if answers is None else answers.reacting
-        self._id_counts = Counter(s.spell_id for s in spell_map.values())
+        # Active copies of each spell id, counted in a loop (a Counter over a generator is two
+        # Python calls, an isinstance check against Mapping and a frame more, every turn).
+        counts: dict[str, int] = {}
+        for s in spell_map.values():
+            counts[s.spell_id] = counts.get(s.spell_id, 0) + 1
+        self._id_counts = counts
         self._reach: dict[frozenset[str], Reach | None] = {} if answers is None else answers.reach
         # Where the spells reacting to deaths sit (see hears_death()).
         self._death_ears: tuple[Reach | None, Reach | None, Reach | None] | None = None
@@ -153,10 +157,10 @@ class SpellPresence:
         counts = self._id_counts
         ids_changed = False
         if added is not None:
-            counts[added] += 1
+            counts[added] = counts.get(added, 0) + 1
             ids_changed = counts[added] == 1
         if removed is not None:
-            counts[removed] -= 1
+            counts[removed] = counts.get(removed, 0) - 1
             if counts[removed] <= 0:
                 del counts[removed]
                 ids_changed = True
