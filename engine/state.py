@@ -499,21 +499,23 @@ class HostRef(NamedTuple):
     kind: HostKind
     ref: int | Coord | None = None
 
+    # Built from the fields in order, without the named tuple's Python-level constructor: every
+    # spell lookup, death and target check names a host.
     @staticmethod
     def minion(minion_id: int) -> HostRef:
-        return HostRef("minion", minion_id)
+        return _new(HostRef, ("minion", minion_id))
 
     @staticmethod
     def group(group_id: int) -> HostRef:
-        return HostRef("group", group_id)
+        return _new(HostRef, ("group", group_id))
 
     @staticmethod
     def square(at: Coord) -> HostRef:
-        return HostRef("square", at)
+        return _new(HostRef, ("square", at))
 
     @staticmethod
     def structure(structure_id: int) -> HostRef:
-        return HostRef("structure", structure_id)
+        return _new(HostRef, ("structure", structure_id))
 
     @staticmethod
     def globe() -> HostRef:
