@@ -8,7 +8,7 @@ where any failure makes the spell squander.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from engine.spells.schema import Cost, SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
+_new = tuple.__new__
+_GLOBE_AIM: Final = Aim(GLOBE)
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
@@ -58,6 +60,8 @@ class Refusal(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 
 def _resolve(view: Position, spell: SpellDef, target: Target) -> Aim:
+    # Aims are built from their five fields in order (tuple.__new__), without the named tuple's
+    # Python-level constructor: every cast's target is resolved at least twice a turn.
     expected = order_kind(spell)
     if target.kind != expected:
         raise Refusal(
@@ -65,30 +69,32 @@ def _resolve(view: Position, spell: SpellDef, target: Target) -> Aim:
         )
     ref = target.ref
     if expected == "globe":
-        return Aim(GLOBE)
+        return _GLOBE_AIM
     if expected == "square":
         if not isinstance(ref, Coord) or ref not in view.terrain:
             raise Refusal("no_target", f"{ref} is not a square of the board")
-        return Aim(HostRef.square(ref), ref, view.group_at(ref), None, view.structure_at(ref))
+        return _new(
+            Aim, (HostRef.square(ref), ref, view.group_at(ref), None, view.structure_at(ref))
+        )
     if expected == "group":
         group = view.group_at(ref) if isinstance(ref, Coord) else None
         if isinstance(ref, int):
             group = view.group(ref)
         if group is None:
             raise Refusal("no_target", f"there is no group {ref}")
-        return Aim(HostRef.group(group.id), group.coord, group)
+        return _new(Aim, (HostRef.group(group.id), group.coord, group, None, None))
     if expected == "minion":
         owner = view.group_of(ref) if isinstance(ref, int) else None
         minion = None if owner is None or not isinstance(ref, int) else owner.minion(ref)
         if owner is None or minion is None:
             raise Refusal("no_target", f"there is no minion {ref}")
-        return Aim(HostRef.minion(minion.id), owner.coord, owner, minion)
+        return _new(Aim, (HostRef.minion(minion.id), owner.coord, owner, minion, None))
     structure = view.structure(ref) if isinstance(ref, int) else None
     if structure is None and isinstance(ref, Coord):
         structure = view.structure_at(ref)
     if structure is None:
         raise Refusal("no_target", f"there is no structure {ref}")
-    return Aim(HostRef.structure(structure.id), structure.coord, structure=structure)
+    return _new(Aim, (HostRef.structure(structure.id), structure.coord, None, None, structure))
 
 
 def _line(a: Coord, b: Coord) -> list[tuple[int, int]]:
@@ -178,11 +184,8 @@ def _qualifiers(
         if "direct" in flags or "missile" in flags
         else []
     )
-    if t.range is not None:
-        anchors = [g.coord for g in view.groups if g.owner == side]
-        anchors += [s.coord for s in view.structures if s.owner == side]
-        if not any(a.dist(at) <= t.range for a in anchors):
-            raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
+    if t.range is not None and not _within(view, side, at, t.range):
+        raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
     if "direct" in flags and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
         raise Refusal("not_direct", f"{at} is not in a straight line from one of your groups")
     if "missile" in flags and not any(line_of_sight(view, g.coord, at) for g in friendly):
@@ -219,6 +222,20 @@ def _qualifiers(
                 )
             if is_invisible(view, group, minion):
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
+
+
+def _within(view: Position, side: Side, at: Coord, reach: int) -> bool:
+    """Is ``at`` at most ``reach`` squares (Coord.dist) from a group or structure of
+    ``side``'s? Loops with the distance worked out in place: every cast of a spell with a range
+    asks this twice a turn (its orders' check, its execution)."""
+    x, y = at.x, at.y
+    for g in view.groups:
+        if g.owner == side and abs(g.coord.x - x) + abs(g.coord.y - y) <= reach:
+            return True
+    for s in view.structures:
+        if s.owner == side and abs(s.coord.x - x) + abs(s.coord.y - y) <= reach:
+            return True
+    return False
 
 
 def check_target(
