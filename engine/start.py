@@ -201,7 +201,8 @@ def produce_novices(world: World, captured: set[int]) -> None:
 def update_initiative(world: World) -> None:
     """Step 7 (I3, I4, I6): the higher structure delta takes initiative; equal deltas keep it;
     a locking spell (Lienna) overrides both."""
-    deltas = {side: world.player(side).captured - world.player(side).lost for side in SIDES}
+    red, blue = world.player(RED), world.player(BLUE)
+    deltas = {RED: red.captured - red.lost, BLUE: blue.captured - blue.lost}
     if world.report.recording:
         world.emit("structure_delta", red=deltas[RED], blue=deltas[BLUE])
     for side in SIDES:

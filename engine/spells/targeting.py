@@ -25,13 +25,18 @@ if TYPE_CHECKING:
     from engine.spells.schema import Cost, SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
+# Named tuples (aims, resolved casts) built from their fields in order, without their Python-level
+# constructors: every cast is resolved and its target checked at least twice a turn.
 _new = tuple.__new__
 _GLOBE_AIM: Final = Aim(GLOBE)
+# Nothing to pay, and the start of every sum of costs (a named tuple's own constructor is a
+# Python call, and a turn works out several costs).
+_NO_MANA: Final = Mana()
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
     primary, secondary = HOUSES[spell.house]
-    return Mana().plus(((primary, cost.primary), (secondary, cost.secondary)))
+    return _NO_MANA.plus(((primary, cost.primary), (secondary, cost.secondary)))
 
 
 def order_kind(spell: SpellDef) -> str:
@@ -60,8 +65,6 @@ class Refusal(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 
 def _resolve(view: Position, spell: SpellDef, target: Target) -> Aim:
-    # Aims are built from their five fields in order (tuple.__new__), without the named tuple's
-    # Python-level constructor: every cast's target is resolved at least twice a turn.
     expected = order_kind(spell)
     if target.kind != expected:
         raise Refusal(
@@ -316,19 +319,19 @@ def resolve_cast(
             return Problem(
                 "not_in_hand", "only your house's hereditary spell is cast without a card"
             )
-        return Resolved(spell, "hereditary")
+        return _new(Resolved, (spell, "hereditary", None, None, None))
     for uid, spell_id in hand:
         if uid == cast.card_uid:
             spell = spells.get(spell_id)
             if spell is None:
                 return Problem("unknown_spell", f"unknown spell {spell_id!r}")
-            return Resolved(spell, "hand")
+            return _new(Resolved, (spell, "hand", None, None, None))
     return Problem("not_in_hand", f"card {cast.card_uid} is not in your hand")
 
 
 def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
     if source == "bound":
-        return Mana()
+        return _NO_MANA
     if cast.boosted and spell.boosted_cost is not None:
         return cost_mana(spell, spell.boosted_cost)
     return cost_mana(spell, spell.cost_on_turn(turn))
@@ -413,7 +416,7 @@ def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> lis
     def add(index: int, problem: Problem) -> None:
         out.append(Problem(problem.code, problem.message, index, "casts"))
 
-    reserved = Mana()
+    reserved = _NO_MANA
     cards: set[int] = set()
     per_target: set[tuple[str, HostRef | Target]] = set()
     per_turn: set[str] = set()
