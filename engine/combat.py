@@ -30,7 +30,8 @@ from engine.world import World
 if TYPE_CHECKING:
     from engine.spells.modifiers import Stats
 
-# Strike events are built as Event.raw does, without even its call (the hottest loop of a turn).
+# Strike events (and the fights' and rounds' records) are built as Event.raw does, without even
+# its call (the hottest loop of a turn).
 _new = tuple.__new__
 
 MAX_LEVEL: Final = 3
@@ -251,12 +252,21 @@ def _fight(
     first = world.group_map[first_id]
     second = world.group_map[second_id]
     if world.report.recording:
-        world.emit(
-            "combat",
-            at=first.coord.name,
-            against=second.coord.name,
-            groups=(first_id, second_id),
-            sides=(str(first.owner), str(second.owner)),
+        # The event Event.make would build (its fields sorted by name, each a JSON value),
+        # without sorting and converting them for every fight.
+        world.report.append(
+            _new(
+                Event,
+                (
+                    "combat",
+                    (
+                        ("against", second.coord.name),
+                        ("at", first.coord.name),
+                        ("groups", (first_id, second_id)),
+                        ("sides", (str(first.owner), str(second.owner))),
+                    ),
+                ),
+            )
         )
     max_rounds = world.options.max_rounds
     carried: dict[int, tuple[int, bool]] = {}  # misses and hit_any survive from round to round
@@ -302,20 +312,23 @@ def _fight(
             break
         rounds = number
         # The round's record goes before its strikes and deaths; its figures are known after.
-        at = len(world.report)
+        at = len(world.report.events)
         world.report.append(_ROUND)
         tally = [0, 0, 0, 0, 0, 0, 0, 0]
         lost, missed = _round(world, number, sides, ids, tally, strikes=strikes)
         if world.report.recording:
-            world.report.events[at] = Event.raw(
-                "round",
+            world.report.events[at] = _new(
+                Event,
                 (
-                    ("damage", (tally[4], tally[5])),
-                    ("groups", ids),
-                    ("hits", (tally[0], tally[1])),
-                    ("kills", (tally[6], tally[7])),
-                    ("misses", (tally[2], tally[3])),
-                    ("number", number),
+                    "round",
+                    (
+                        ("damage", (tally[4], tally[5])),
+                        ("groups", ids),
+                        ("hits", (tally[0], tally[1])),
+                        ("kills", (tally[6], tally[7])),
+                        ("misses", (tally[2], tally[3])),
+                        ("number", number),
+                    ),
                 ),
             )
         seen = world.revision
@@ -333,9 +346,12 @@ def _fight(
     if not (sides[0] and sides[1]):
         reason = "destroyed"
     world.report.append(
-        Event.raw(
-            "combat_ended",
-            (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+        _new(
+            Event,
+            (
+                "combat_ended",
+                (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+            ),
         )
     )
 
