@@ -20,16 +20,15 @@ turn with its strike-by-strike detail, on demand (the full log, the rules scenar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine.queries import effective_stats
 from engine.report import Event
 from engine.state import NEUTRAL, Group, HostRef, Minion
 from engine.world import World
 
-if TYPE_CHECKING:
-    from engine.spells.modifiers import Stats
-
+# A bare fighter, filled slot by slot in _load.
+_new_fighter: Final = object.__new__
 # Strike events (and the fights' and rounds' records) are built as Event.raw does, without even
 # its call (the hottest loop of a turn).
 _new = tuple.__new__
@@ -96,27 +95,24 @@ class _Fighter:
         "striker",
     )
 
-    def __init__(self, minion: Minion, stats: Stats | None) -> None:
-        self.id = minion.id
-        if stats is None:
-            self.hp = minion.hp
-            self.max_armor = self.armor = minion.armor
-            self.attacks = minion.attacks
-            self.hand = minion.hand
-            self.missile = minion.missile
-            self.level = minion.level
-        else:
-            max_hp, self.max_armor, self.hand, self.missile, self.attacks, self.level = stats
-            self.armor = self.max_armor
-            self.hp = min(minion.hp, max_hp)
-        self.output = self.hand + self.missile
-        self.striker = self.attacks > 0 and self.output > 0
-        self.alive = True
-        self.order = 0  # place in its group (wise targeting's ties go to the earlier)
-        self.misses = 0
-        self.hit_any = False
-        self.plan: tuple[int | None, ...] = ()
-        self.modes: tuple[tuple[str, str] | None, ...] = ()
+    # Built by _load, a fight's set-up, slot by slot on a bare instance: a class call with an
+    # __init__ costs a frame and the call's machinery more for each of a turn's fighters.
+    alive: bool
+    armor: int
+    attacks: int
+    hand: int
+    hit_any: bool
+    hp: int
+    id: int
+    level: int
+    max_armor: int
+    misses: int
+    missile: int
+    modes: tuple[tuple[str, str] | None, ...]
+    order: int  # place in its group (wise targeting's ties go to the earlier)
+    output: int
+    plan: tuple[int | None, ...]
+    striker: bool
 
 
 Plan = tuple[tuple[int | None, ...], tuple[tuple[str, str] | None, ...]]
@@ -229,15 +225,31 @@ def _load(
     fighters = []
     per_member = effective_stats(world, group)
     for index, m in enumerate(group.minions):
-        f = _Fighter(m, None if per_member is None else per_member[index])
-        key = (f.hand, f.missile, f.level, m.nation)
+        f = _new_fighter(_Fighter)
+        f.id = m.id
+        stats = None if per_member is None else per_member[index]
+        if stats is None:
+            f.hp = m.hp
+            f.max_armor = f.armor = m.armor
+            f.attacks = attacks = m.attacks
+            f.hand = hand = m.hand
+            f.missile = missile = m.missile
+            f.level = level = m.level
+        else:
+            max_hp, f.max_armor, hand, missile, attacks, level = stats
+            f.hand, f.missile, f.attacks, f.level = hand, missile, attacks, level
+            f.armor = f.max_armor
+            f.hp = min(m.hp, max_hp)
+        f.output = output = hand + missile
+        f.striker = attacks > 0 and output > 0
+        f.alive = True
+        f.order = index
+        f.misses, f.hit_any = carried.get(m.id, (0, False)) if carried else (0, False)
+        key = (hand, missile, level, m.nation)
         plan = plans.get(key)
         if plan is None:
-            plan = plans[key] = _plan(f.hand, f.missile, f.level, _bonus(world, m.nation), rounds)
+            plan = plans[key] = _plan(hand, missile, level, _bonus(world, m.nation), rounds)
         f.plan, f.modes = plan
-        f.order = index
-        if carried:
-            f.misses, f.hit_any = carried.get(m.id, (0, False))
         fighters.append(f)
     return fighters
 
@@ -275,16 +287,24 @@ def _fight(
     ids = (first_id, second_id)
     sides: tuple[list[_Fighter], list[_Fighter]] = ([], [])
     seen = -1  # the World revision the fighters were last read or written at
+    presence = world.presence
+    # Whether any active spell reacts to "combat_round", asked again only when the active
+    # spells changed (the presence's generation): a death may bring one into play.
+    asked = -1
+    reacting = False
     for number in range(1, max_rounds + 1):
+        if presence.generation != asked:
+            asked = presence.generation
+            reacting = presence.reacts("combat_round")
         # Only spells that react to "combat_round" need to hear it (and to see the hit points
-        # so far); a death earlier in the fight may have brought one into play.
+        # so far).
         hearing = (
             [
                 HostRef.group(gid)
                 for gid in ids
-                if gid in world.group_map and world.presence.touched(world.group_map[gid])
+                if gid in world.group_map and presence.touched(world.group_map[gid])
             ]
-            if world.presence.reacts("combat_round")
+            if reacting
             else ()
         )
         if hearing:
@@ -516,7 +536,7 @@ def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> No
     group = world.group_map.get(group_id)
     if group is not None and not world.presence.hears_death(group):
         # Only bookkeeping: no spell is warned, none can save the victim.
-        if world.kill_unheard(victim.id, group_id, by=attacker_id):
+        if world.kill_unheard(victim.id, group_id, attacker_id):
             victim.alive = False
             return
     elif group is not None:
