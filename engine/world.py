@@ -42,6 +42,8 @@ from engine.state import (
 )
 from engine.store import Store
 
+_new = tuple.__new__
+
 if TYPE_CHECKING:
     from engine.content import Content
 
@@ -228,17 +230,21 @@ class World(Store):
             at += 1
         rest = minions[:at] + minions[at + 1 :]
         if self.report.recording:
+            # Built as Event.raw builds it, without its call (a big fight has dozens of deaths).
             self.report.append(
-                Event.raw(
-                    "died",
+                _new(
+                    Event,
                     (
-                        ("at", group.coord.name),
-                        ("by", by),
-                        ("cause", cause),
-                        ("group", group.id),
-                        ("minion", minion_id),
-                        ("side", str(group.owner)),
-                        ("unit", minion.unit),
+                        "died",
+                        (
+                            ("at", group.coord.name),
+                            ("by", by),
+                            ("cause", cause),
+                            ("group", group.id),
+                            ("minion", minion_id),
+                            ("side", str(group.owner)),
+                            ("unit", minion.unit),
+                        ),
                     ),
                 )
             )
