@@ -20,17 +20,17 @@ turn with its strike-by-strike detail, on demand (the full log, the rules scenar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from engine.queries import effective_stats
 from engine.report import Event
 from engine.state import NEUTRAL, Group, HostRef, Minion
 from engine.world import World
 
-if TYPE_CHECKING:
-    from engine.spells.modifiers import Stats
-
-# Strike events are built as Event.raw does, without even its call (the hottest loop of a turn).
+# A bare fighter, filled slot by slot in _load.
+_new_fighter: Final = object.__new__
+# Strike events (and the fights' and rounds' records) are built as Event.raw does, without even
+# its call (the hottest loop of a turn).
 _new = tuple.__new__
 
 MAX_LEVEL: Final = 3
@@ -95,27 +95,24 @@ class _Fighter:
         "striker",
     )
 
-    def __init__(self, minion: Minion, stats: Stats | None) -> None:
-        self.id = minion.id
-        if stats is None:
-            self.hp = minion.hp
-            self.max_armor = self.armor = minion.armor
-            self.attacks = minion.attacks
-            self.hand = minion.hand
-            self.missile = minion.missile
-            self.level = minion.level
-        else:
-            max_hp, self.max_armor, self.hand, self.missile, self.attacks, self.level = stats
-            self.armor = self.max_armor
-            self.hp = min(minion.hp, max_hp)
-        self.output = self.hand + self.missile
-        self.striker = self.attacks > 0 and self.output > 0
-        self.alive = True
-        self.order = 0  # place in its group (wise targeting's ties go to the earlier)
-        self.misses = 0
-        self.hit_any = False
-        self.plan: tuple[int | None, ...] = ()
-        self.modes: tuple[tuple[str, str] | None, ...] = ()
+    # Built by _load, a fight's set-up, slot by slot on a bare instance: a class call with an
+    # __init__ costs a frame and the call's machinery more for each of a turn's fighters.
+    alive: bool
+    armor: int
+    attacks: int
+    hand: int
+    hit_any: bool
+    hp: int
+    id: int
+    level: int
+    max_armor: int
+    misses: int
+    missile: int
+    modes: tuple[tuple[str, str] | None, ...]
+    order: int  # place in its group (wise targeting's ties go to the earlier)
+    output: int
+    plan: tuple[int | None, ...]
+    striker: bool
 
 
 Plan = tuple[tuple[int | None, ...], tuple[tuple[str, str] | None, ...]]
@@ -176,10 +173,13 @@ def resolve_combat(world: World, strikes: bool = False) -> None:
     """Every fight of the turn, in precedence order; ``strikes`` also records every strike."""
     group_map = world.group_map
     at_square = {g.coord: g.id for g in group_map.values()}
-    # ``precedence`` before any fight, without a call per group (groups are in id order, and
-    # the sort is stable).
+    # ``precedence`` before any fight, without a call per group: the groups are in id order,
+    # so each rank's in turn, in that order, are what a stable sort by rank gives.
     rank = {world.initiative: 0, NEUTRAL: 1, world.initiative.other: 2}
-    ordered = sorted(group_map.values(), key=lambda g: rank[g.owner])
+    ranked: tuple[list[Group], list[Group], list[Group]] = ([], [], [])
+    for g in group_map.values():
+        ranked[rank[g.owner]].append(g)
+    ordered = [*ranked[0], *ranked[1], *ranked[2]]
     fought: set[tuple[int, int]] = set()
     plans: dict[tuple[int, int, int, str | None], Plan] = {}
     for group in ordered:
@@ -225,15 +225,31 @@ def _load(
     fighters = []
     per_member = effective_stats(world, group)
     for index, m in enumerate(group.minions):
-        f = _Fighter(m, None if per_member is None else per_member[index])
-        key = (f.hand, f.missile, f.level, m.nation)
+        f = _new_fighter(_Fighter)
+        f.id = m.id
+        stats = None if per_member is None else per_member[index]
+        if stats is None:
+            f.hp = m.hp
+            f.max_armor = f.armor = m.armor
+            f.attacks = attacks = m.attacks
+            f.hand = hand = m.hand
+            f.missile = missile = m.missile
+            f.level = level = m.level
+        else:
+            max_hp, f.max_armor, hand, missile, attacks, level = stats
+            f.hand, f.missile, f.attacks, f.level = hand, missile, attacks, level
+            f.armor = f.max_armor
+            f.hp = min(m.hp, max_hp)
+        f.output = output = hand + missile
+        f.striker = attacks > 0 and output > 0
+        f.alive = True
+        f.order = index
+        f.misses, f.hit_any = carried.get(m.id, (0, False)) if carried else (0, False)
+        key = (hand, missile, level, m.nation)
         plan = plans.get(key)
         if plan is None:
-            plan = plans[key] = _plan(f.hand, f.missile, f.level, _bonus(world, m.nation), rounds)
+            plan = plans[key] = _plan(hand, missile, level, _bonus(world, m.nation), rounds)
         f.plan, f.modes = plan
-        f.order = index
-        if carried:
-            f.misses, f.hit_any = carried.get(m.id, (0, False))
         fighters.append(f)
     return fighters
 
@@ -248,12 +264,21 @@ def _fight(
     first = world.group_map[first_id]
     second = world.group_map[second_id]
     if world.report.recording:
-        world.emit(
-            "combat",
-            at=first.coord.name,
-            against=second.coord.name,
-            groups=(first_id, second_id),
-            sides=(str(first.owner), str(second.owner)),
+        # The event Event.make would build (its fields sorted by name, each a JSON value),
+        # without sorting and converting them for every fight.
+        world.report.append(
+            _new(
+                Event,
+                (
+                    "combat",
+                    (
+                        ("against", second.coord.name),
+                        ("at", first.coord.name),
+                        ("groups", (first_id, second_id)),
+                        ("sides", (str(first.owner), str(second.owner))),
+                    ),
+                ),
+            )
         )
     max_rounds = world.options.max_rounds
     carried: dict[int, tuple[int, bool]] = {}  # misses and hit_any survive from round to round
@@ -262,16 +287,24 @@ def _fight(
     ids = (first_id, second_id)
     sides: tuple[list[_Fighter], list[_Fighter]] = ([], [])
     seen = -1  # the World revision the fighters were last read or written at
+    presence = world.presence
+    # Whether any active spell reacts to "combat_round", asked again only when the active
+    # spells changed (the presence's generation): a death may bring one into play.
+    asked = -1
+    reacting = False
     for number in range(1, max_rounds + 1):
+        if presence.generation != asked:
+            asked = presence.generation
+            reacting = presence.reacts("combat_round")
         # Only spells that react to "combat_round" need to hear it (and to see the hit points
-        # so far); a death earlier in the fight may have brought one into play.
+        # so far).
         hearing = (
             [
                 HostRef.group(gid)
                 for gid in ids
-                if gid in world.group_map and world.presence.touched(world.group_map[gid])
+                if gid in world.group_map and presence.touched(world.group_map[gid])
             ]
-            if world.presence.reacts("combat_round")
+            if reacting
             else ()
         )
         if hearing:
@@ -299,20 +332,23 @@ def _fight(
             break
         rounds = number
         # The round's record goes before its strikes and deaths; its figures are known after.
-        at = len(world.report)
+        at = len(world.report.events)
         world.report.append(_ROUND)
         tally = [0, 0, 0, 0, 0, 0, 0, 0]
         lost, missed = _round(world, number, sides, ids, tally, strikes=strikes)
         if world.report.recording:
-            world.report.events[at] = Event.raw(
-                "round",
+            world.report.events[at] = _new(
+                Event,
                 (
-                    ("damage", (tally[4], tally[5])),
-                    ("groups", ids),
-                    ("hits", (tally[0], tally[1])),
-                    ("kills", (tally[6], tally[7])),
-                    ("misses", (tally[2], tally[3])),
-                    ("number", number),
+                    "round",
+                    (
+                        ("damage", (tally[4], tally[5])),
+                        ("groups", ids),
+                        ("hits", (tally[0], tally[1])),
+                        ("kills", (tally[6], tally[7])),
+                        ("misses", (tally[2], tally[3])),
+                        ("number", number),
+                    ),
                 ),
             )
         seen = world.revision
@@ -322,15 +358,20 @@ def _fight(
     for fighters in sides:
         for f in fighters:
             carried[f.id] = (f.misses, f.hit_any)
-    levels = tuple(
-        _write_back(world, gid, fighters, carried) for gid, fighters in zip(ids, sides, strict=True)
+    # Each group's in turn (no generator: a fight ends here, many times a turn).
+    levels = (
+        _write_back(world, first_id, sides[0], carried),
+        _write_back(world, second_id, sides[1], carried),
     )
     if not (sides[0] and sides[1]):
         reason = "destroyed"
     world.report.append(
-        Event.raw(
-            "combat_ended",
-            (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+        _new(
+            Event,
+            (
+                "combat_ended",
+                (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+            ),
         )
     )
 
@@ -495,7 +536,7 @@ def _kill(world: World, victim: _Fighter, group_id: int, attacker_id: int) -> No
     group = world.group_map.get(group_id)
     if group is not None and not world.presence.hears_death(group):
         # Only bookkeeping: no spell is warned, none can save the victim.
-        if world.kill_unheard(victim.id, group_id, by=attacker_id):
+        if world.kill_unheard(victim.id, group_id, attacker_id):
             victim.alive = False
             return
     elif group is not None:
@@ -525,7 +566,11 @@ def _write_back(
     group = world.group_map.get(group_id)
     if group is None:
         return 0
-    hp = {f.id: f.hp for f in fighters if f.alive}
+    # A loop, not a comprehension (which runs as a function of its own, a call per write-back).
+    hp = {}
+    for f in fighters:
+        if f.alive:
+            hp[f.id] = f.hp
     changed = False
     levels = 0
     minions = []

@@ -16,6 +16,7 @@ same signature; both read a :class:`~engine.position.Position`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Final
 
 from engine.position import Position
@@ -47,6 +48,8 @@ _FOLDS_KEY: Final = ("stat_folds",)
 _REACH_KEY: Final = "reach"
 # A memo miss (the memo holds None for "no such spell active").
 _UNKNOWN: Final = object()
+# A member's part of an effective-stats key: its id and base stats, read in C.
+_MEMBER_STATS: Final = attrgetter("id", "max_hp", "armor", "hand", "missile", "attacks", "level")
 
 
 def _spell_ids(content: Content, ops: tuple[str, ...]) -> frozenset[str]:
@@ -119,8 +122,10 @@ def moves(pos: Position, group: Group) -> int:
 
 def can_move(pos: Position, group: Group) -> bool:
     """Pass I check 1: no immobile member and no spell holding the group."""
-    if any("immobile" in m.traits for m in group.minions):
-        return False
+    # A loop, not any() over a generator: pass I asks this of every group that moves.
+    for m in group.minions:
+        if "immobile" in m.traits:
+            return False
     if _quiet(pos, _HOLD, (group,)):
         return True
     return modifiers.can_move(pos, group)
@@ -175,9 +180,7 @@ def effective_stats(pos: Position, group: Group) -> tuple[Stats | None, ...] | N
         group.coord,
         group.owner,
         None if structure is None else structure.id,
-        tuple(
-            (m.id, m.max_hp, m.armor, m.hand, m.missile, m.attacks, m.level) for m in group.minions
-        ),
+        tuple(map(_MEMBER_STATS, group.minions)),
     )
     memo = pos.presence.memo
     if key in memo:

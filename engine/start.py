@@ -12,9 +12,23 @@ from engine.coords import Coord
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, produces_mana
 from engine.report import Event
-from engine.state import NEUTRAL, SIDES, Card, Group, PlayerState, Side, evolve
+from engine.state import (
+    BLUE,
+    NEUTRAL,
+    RED,
+    SIDES,
+    Card,
+    Group,
+    Minion,
+    PlayerState,
+    Side,
+    evolve,
+)
 from engine.terrain import apply_after_start
 from engine.world import World
+
+# Records built from their fields in order, without the named tuples' Python-level constructors.
+_new = tuple.__new__
 
 
 def run_start_of_turn(world: World) -> None:
@@ -49,9 +63,13 @@ def award_levels(world: World) -> None:
                 level = m.level + 1 if m.level < MAX_LEVEL else MAX_LEVEL
                 if append is not None:
                     append(
-                        Event.raw("level_gained", (at_group, ("level", level), ("minion", m.id)))
+                        _new(
+                            Event, ("level_gained", (at_group, ("level", level), ("minion", m.id)))
+                        )
                     )
-                leveled.append(m.with_level(level))
+                # The minion at its new level, built in place (no method call: a late-game turn
+                # awards about a hundred levels), its earned level spent.
+                leveled.append(_new(Minion, (*m[:10], level, m[11], m[12], False, m[14])))
             else:
                 leveled.append(m)
         world.update_group(group.with_minions(tuple(leveled)))
@@ -183,9 +201,10 @@ def produce_novices(world: World, captured: set[int]) -> None:
 def update_initiative(world: World) -> None:
     """Step 7 (I3, I4, I6): the higher structure delta takes initiative; equal deltas keep it;
     a locking spell (Lienna) overrides both."""
-    deltas = {side: world.player(side).captured - world.player(side).lost for side in SIDES}
+    red, blue = world.player(RED), world.player(BLUE)
+    deltas = {RED: red.captured - red.lost, BLUE: blue.captured - blue.lost}
     if world.report.recording:
-        world.emit("structure_delta", red=deltas[Side.RED], blue=deltas[Side.BLUE])
+        world.emit("structure_delta", red=deltas[RED], blue=deltas[BLUE])
     for side in SIDES:
         player = world.player(side)
         if player.captured or player.lost:  # a player record already at zero stays as it is
@@ -193,8 +212,8 @@ def update_initiative(world: World) -> None:
     lock = initiative_lock(world)
     if lock is not None:
         world.set_initiative(lock, "locked")
-    elif deltas[Side.RED] != deltas[Side.BLUE]:
-        leader = Side.RED if deltas[Side.RED] > deltas[Side.BLUE] else Side.BLUE
+    elif deltas[RED] != deltas[BLUE]:
+        leader = RED if deltas[RED] > deltas[BLUE] else BLUE
         world.set_initiative(leader, "structure_delta")
 
 

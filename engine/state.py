@@ -41,18 +41,25 @@ class Side(StrEnum):
 
     @property
     def other(self) -> Side:
-        return Side.BLUE if self is Side.RED else Side.RED
+        return _OTHER_SIDE[self]
 
+
+# The sides by module-level names, for the turn's hot paths: in Python 3.11 reading an enum
+# class's attribute (``Side.RED``) goes through ``EnumType.__getattr__``, about a thousand
+# instructions, where a module's name is a few.
+RED: Final = Side.RED
+BLUE: Final = Side.BLUE
+_OTHER_SIDE: Final[Mapping[Side, Side]] = MappingProxyType({RED: BLUE, BLUE: RED})
 
 NEUTRAL: Final = "neutral"
 Owner: TypeAlias = Side | Literal["neutral"]
-SIDES: Final = (Side.RED, Side.BLUE)
+SIDES: Final = (RED, BLUE)
 
 
 # Owners by their stored names: a lookup, not the enum's call, for the hundreds of owners a
 # late-game state holds.
 _OWNERS: Final[Mapping[object, Owner]] = MappingProxyType(
-    {"red": Side.RED, "blue": Side.BLUE, NEUTRAL: NEUTRAL}
+    {"red": RED, "blue": BLUE, NEUTRAL: NEUTRAL}
 )
 
 
@@ -225,18 +232,10 @@ class Structure:
 
     def with_novices(self, novices: tuple[str, ...], counter: int) -> Structure:
         """This structure with ``novices`` waiting and its counter at ``counter``: every owned
-        structure changes so every turn. Built with its slots' own setters, as evolve builds
-        records (the dataclass's __init__ sets each field through object.__setattr__)."""
-        copy = _object_new(Structure)
-        put_id, put_kind, put_coord, put_owner, put_novices, put_counter, put_mana = _STRUCTURE_SET
-        put_id(copy, self.id)
-        put_kind(copy, self.kind)
-        put_coord(copy, self.coord)
-        put_owner(copy, self.owner)
-        put_novices(copy, novices)
-        put_counter(copy, counter)
-        put_mana(copy, self.mana_type)
-        return copy
+        structure changes so every turn. Built as evolve builds records (see record_builder)."""
+        return _build_structure(
+            self.id, self.kind, self.coord, self.owner, novices, counter, self.mana_type
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -266,8 +265,35 @@ class Structure:
 
 
 _object_new: Final = object.__new__
-# Structure's slot setters in field order (see Structure.with_novices).
-_STRUCTURE_SET: Final = tuple(getattr(Structure, f.name).__set__ for f in fields(Structure))
+
+
+def record_builder(cls: type) -> Callable[..., Any]:
+    """A function making a record of the frozen, slotted class ``cls`` from the values of its
+    slots in order: for the records a turn builds by the dozen (structures, players, states).
+
+    A frozen dataclass's __init__ sets each field through ``object.__setattr__``, and calling
+    its slots' own setters is a C call each: about a thousand instructions a field either way.
+    The function fills an instance of a plain class with the same slots instead, where a store
+    is a few instructions, then gives it ``cls`` as its class. The two classes have the same
+    layout, so that assignment only changes the type: the record is a ``cls`` like any other
+    (the same fields, equality, hash and pickle). The function is written out once per class
+    here, as ``dataclasses`` writes an __init__: a loop over the slots would cost what the
+    setters cost."""
+    names: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    draft = type(f"{cls.__name__}Draft", (), {"__slots__": names})
+    stores = "".join(f"    record.{name} = {name}\n" for name in names)
+    source = (
+        f"def build({', '.join(names)}):\n    record = new(draft)\n{stores}"
+        "    record.__class__ = cls\n    return record\n"
+    )
+    namespace: dict[str, Any] = {"new": _object_new, "draft": draft, "cls": cls}
+    exec(source, namespace)
+    build: Callable[..., Any] = namespace["build"]
+    return build
+
+
+# Structure from its fields in order (see Structure.with_novices).
+_build_structure: Final[Callable[..., Structure]] = record_builder(Structure)
 
 # Builds a named tuple from its fields in order, without the Python-level constructor.
 _new = tuple.__new__
@@ -304,10 +330,6 @@ class Minion(NamedTuple):
         """This minion with ``hp`` hit points (a fast path for combat's many updates: the named
         tuple's own constructor is a Python function, ``tuple.__new__`` builds the same record)."""
         return _new(Minion, (*self[:4], hp, *self[5:]))
-
-    def with_level(self, level: int, earned_level: bool = False) -> Minion:
-        """This minion at ``level`` (start of turn step 1 awards many levels at once)."""
-        return _new(Minion, (*self[:10], level, self[11], self[12], earned_level, self[14]))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -386,13 +408,21 @@ class Group(NamedTuple):
     coord: Coord
     minions: tuple[Minion, ...]
 
+    # Loops rather than all() over a generator (a frame and a resumption per member): movement,
+    # captures and targeting ask these of many groups every turn.
     @property
     def is_recruit_group(self) -> bool:
-        return all(m.kind == "recruit" for m in self.minions)
+        for m in self.minions:  # noqa: SIM110
+            if m.kind != "recruit":
+                return False
+        return True
 
     @property
     def is_monster_group(self) -> bool:
-        return all(m.kind == "monster" for m in self.minions)
+        for m in self.minions:  # noqa: SIM110
+            if m.kind != "monster":
+                return False
+        return True
 
     @property
     def player_controlled(self) -> bool:
@@ -469,21 +499,23 @@ class HostRef(NamedTuple):
     kind: HostKind
     ref: int | Coord | None = None
 
+    # Built from the fields in order, without the named tuple's Python-level constructor: every
+    # spell lookup, death and target check names a host.
     @staticmethod
     def minion(minion_id: int) -> HostRef:
-        return HostRef("minion", minion_id)
+        return _new(HostRef, ("minion", minion_id))
 
     @staticmethod
     def group(group_id: int) -> HostRef:
-        return HostRef("group", group_id)
+        return _new(HostRef, ("group", group_id))
 
     @staticmethod
     def square(at: Coord) -> HostRef:
-        return HostRef("square", at)
+        return _new(HostRef, ("square", at))
 
     @staticmethod
     def structure(structure_id: int) -> HostRef:
-        return HostRef("structure", structure_id)
+        return _new(HostRef, ("structure", structure_id))
 
     @staticmethod
     def globe() -> HostRef:
@@ -831,7 +863,7 @@ class GameState:
     # -- lookups (linear: states are small; the turn's World keeps indexes for hot paths)
 
     def player(self, side: Side) -> PlayerState:
-        return self.players[0] if side is Side.RED else self.players[1]
+        return self.players[0] if side is RED else self.players[1]
 
     def square(self, at: Coord) -> Square | None:
         for sq in self.squares:
@@ -960,11 +992,7 @@ class GameState:
             )
         try:
             players = tuple(PlayerState.from_dict(p) for p in data["players"])
-            if (
-                len(players) != 2
-                or players[0].side is not Side.RED
-                or players[1].side is not Side.BLUE
-            ):
+            if len(players) != 2 or players[0].side is not RED or players[1].side is not BLUE:
                 raise StateFormatError("players must list red then blue")
             result = data.get("result")
             return GameState(
@@ -993,29 +1021,29 @@ _R = TypeVar("_R")
 
 class _Layout(NamedTuple):
     """A record class's fields: ``read`` gives all their values in order in one call;
-    ``setters`` are its slots' own setters when they alone make a record (see evolve)."""
+    ``build`` makes a record from them when its slots alone make one (see evolve)."""
 
     read: Callable[[Any], tuple[Any, ...]]
     places: Mapping[str, int]
-    setters: tuple[Callable[[Any, Any], None], ...] | None
+    build: Callable[..., Any] | None
 
 
 def _layout(cls: type) -> _Layout:
     names: tuple[str, ...] = getattr(cls, "_fields", None) or tuple(
         f.name for f in fields(cls) if f.init
     )
-    setters = None
+    build = None
     if (
         not issubclass(cls, tuple)
         and not hasattr(cls, "__post_init__")
         and tuple(getattr(cls, "__slots__", ())) == names
     ):
-        setters = tuple(getattr(cls, name).__set__ for name in names)
+        build = record_builder(cls)
     places = MappingProxyType({name: i for i, name in enumerate(names)})
     if len(names) == 1:
         only = attrgetter(names[0])
-        return _Layout(lambda record: (only(record),), places, setters)
-    return _Layout(attrgetter(*names), places, setters)
+        return _Layout(lambda record: (only(record),), places, build)
+    return _Layout(attrgetter(*names), places, build)
 
 
 # The records a turn evolves, introspected once here rather than on every call.
@@ -1056,27 +1084,28 @@ def evolve(record: _R, **changes: Any) -> _R:
     except KeyError:
         unknown = ", ".join(sorted(set(changes) - places.keys()))
         raise TypeError(f"{cls.__name__} has no field {unknown}") from None
-    setters = layout.setters
-    if setters is None:
+    build = layout.build
+    if build is None:
         return cls(*values)
     # A frozen dataclass's __init__ sets each field through object.__setattr__; with nothing
-    # else to do (no __post_init__), its slots' own setters make the same record for less.
-    copy: _R = _object_new(cls)
-    _set_all(setters, copy, values)
+    # else to do (no __post_init__), the class's builder makes the same record for less.
+    copy: _R = build(*values)
     return copy
 
 
 def state_of(values: tuple[Any, ...], terrain: Mapping[Coord, str]) -> GameState:
     """A GameState from its fields in order and the square -> terrain map of its squares (the
-    World's snapshot, which hands over its own map), filled through its slots' setters as
-    :func:`evolve` fills a copy: a frozen dataclass's keyword __init__ costs twice as much."""
-    state: GameState = _object_new(GameState)
-    _set_all(_STATE_SET, state, (*values, terrain, None, None))
+    World's snapshot, which hands over its own map), made as :func:`evolve` makes a copy (see
+    :func:`record_builder`): a frozen dataclass's keyword __init__ costs several times as much."""
+    state: GameState = _build_state(*values, terrain, None, None)
     return state
 
 
-# GameState's slot setters in field order, its derived maps and answers last; its fields of
-# the position.
+# GameState from its slots in order: its fields of the position, then its derived maps and
+# answers (see state_of).
+_build_state: Final[Callable[..., GameState]] = record_builder(GameState)
+# GameState's slot setters in the same order (an unpickled state fills itself, __setstate__),
+# and its fields of the position.
 _STATE_SET: Final = tuple(getattr(GameState, f.name).__set__ for f in fields(GameState))
 _STATE_FIELDS: Final = tuple(f.name for f in fields(GameState) if f.init)
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from engine.coords import Coord
 from engine.spells.presence import Reacts, SpellPresence
 from engine.state import (
+    BLUE,
+    RED,
     ActiveSpell,
     Card,
     GameState,
@@ -35,6 +37,16 @@ from engine.state import (
 
 if TYPE_CHECKING:
     from engine.content import Content
+
+
+def _without(cards: tuple[Card, ...], uid: int) -> tuple[Card, ...]:
+    """``cards`` without the card ``uid`` (uids are unique in a match), the same tuple when it
+    is not there: one loop, where a generator over the hand costs a frame and a resumption a
+    card."""
+    for at, card in enumerate(cards):
+        if card.uid == uid:
+            return cards[:at] + cards[at + 1 :]
+    return cards
 
 
 class Store:
@@ -115,7 +127,7 @@ class Store:
 
     @property
     def players(self) -> tuple[PlayerState, PlayerState]:
-        return (self.player_map[Side.RED], self.player_map[Side.BLUE])
+        return (self.player_map[RED], self.player_map[BLUE])
 
     @property
     def active_spells(self) -> tuple[ActiveSpell, ...]:
@@ -238,9 +250,14 @@ class Store:
         gid = self._minion_group[minion.id]
         group = self.group_map[gid]
         mid = minion.id
-        self.group_map[gid] = group.with_minions(
-            tuple(minion if m.id == mid else m for m in group.minions)
-        )
+        # The new record in the old one's place, found by a loop (a generator over the members
+        # costs a frame and a resumption per member).
+        minions = group.minions
+        for at, m in enumerate(minions):
+            if m.id == mid:
+                minions = (*minions[:at], minion, *minions[at + 1 :])
+                break
+        self.group_map[gid] = group.with_minions(minions)
         self.revision += 1
 
     def update_group(self, group: Group) -> None:
@@ -276,7 +293,7 @@ class Store:
         card = p.card(card_uid)
         if card is None:
             return None
-        self.player_map[side] = evolve(p, hand=tuple(c for c in p.hand if c.uid != card_uid))
+        self.player_map[side] = evolve(p, hand=_without(p.hand, card_uid))
         return card
 
     def put_card(self, side: Side, card: Card, where: str) -> None:
@@ -313,9 +330,7 @@ class Store:
         if cost is not None and pool.covers(cost):
             pool = pool - cost
         if card is not None:
-            uid = card.uid
-            if p.card(uid) is not None:
-                hand = tuple(c for c in hand if c.uid != uid)
+            hand = _without(hand, card.uid)
             if discard:
                 pile = (*pile, card)
         if cast is not None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine.coords import Coord
 from engine.mana import production
 from engine.state import (
+    RED,
     ActiveSpell,
     Card,
     GameState,
@@ -104,7 +105,7 @@ class PlayerView:
     result: Result | None
 
     def player(self, side: Side) -> PlayerPublic:
-        return self.players[0] if side is Side.RED else self.players[1]
+        return self.players[0] if side is RED else self.players[1]
 
     def group_at(self, at: Coord) -> Group | None:
         for g in self.groups:

@@ -24,7 +24,9 @@ from engine import broadcast
 from engine.coords import Coord
 from engine.report import Emit, Event, Recorder
 from engine.state import (
+    BLUE,
     NEUTRAL,
+    RED,
     ActiveSpell,
     GameState,
     Group,
@@ -39,6 +41,8 @@ from engine.state import (
     evolve,
 )
 from engine.store import Store
+
+_new = tuple.__new__
 
 if TYPE_CHECKING:
     from engine.content import Content
@@ -99,7 +103,7 @@ class World(Store):
         self.mana_choices: dict[Side, dict[Coord, str]] = {}
         # Cards drawn by spells this turn (D-SPELL-DRAW), by card uid: step 4 refills the hand to
         # its size without counting the ones still in hand, so a spell's draw is a card more.
-        self.spell_drawn: dict[Side, set[int]] = {Side.RED: set(), Side.BLUE: set()}
+        self.spell_drawn: dict[Side, set[int]] = {RED: set(), BLUE: set()}
         # A listener given by a test hears everything; the spells' own listener ignores the events
         # a spell has no reaction to, so those are not delivered at all (``skip_deaf``).
         self.handler: EventHandler = hooks.on_event if on_event is None else on_event
@@ -217,21 +221,30 @@ class World(Store):
         """The minion leaves its group (and the group the board when it was the last), with
         the "died" event; ``after``: the uids that hear "minion_died" once it left."""
         group = self.group_map[self._minion_group.pop(minion_id)]
-        rest = tuple([m for m in group.minions if m.id != minion_id])
+        # One scan finds the minion (ids are unique in a group); the rest is the tuple around it.
+        minions = group.minions
+        at = 0
+        for minion in minions:
+            if minion.id == minion_id:
+                break
+            at += 1
+        rest = minions[:at] + minions[at + 1 :]
         if self.report.recording:
-            minion = group.minion(minion_id)
-            assert minion is not None
+            # Built as Event.raw builds it, without its call (a big fight has dozens of deaths).
             self.report.append(
-                Event.raw(
-                    "died",
+                _new(
+                    Event,
                     (
-                        ("at", group.coord.name),
-                        ("by", by),
-                        ("cause", cause),
-                        ("group", group.id),
-                        ("minion", minion_id),
-                        ("side", str(group.owner)),
-                        ("unit", minion.unit),
+                        "died",
+                        (
+                            ("at", group.coord.name),
+                            ("by", by),
+                            ("cause", cause),
+                            ("group", group.id),
+                            ("minion", minion_id),
+                            ("side", str(group.owner)),
+                            ("unit", minion.unit),
+                        ),
                     ),
                 )
             )

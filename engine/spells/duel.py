@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.state import Side
+from engine.state import SIDES, Side
 
 if TYPE_CHECKING:
     import random
@@ -44,7 +44,7 @@ class Duel:
     def plan(casts: dict[Side, list[tuple[int, int]]]) -> Duel:
         """``casts[side]`` lists (order index, dice the cast needs) in issue order."""
         duel = Duel()
-        for side in (Side.RED, Side.BLUE):
+        for side in SIDES:
             left = DICE_PER_TURN
             for index, need in casts.get(side, []):
                 if left >= need:

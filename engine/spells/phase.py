@@ -48,7 +48,7 @@ from engine.spells.targeting import (
     resolve_cast,
 )
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SPEEDS
-from engine.state import GLOBE, ActiveSpell, HostRef, JsonValue, Side
+from engine.state import GLOBE, SIDES, ActiveSpell, HostRef, JsonValue, Side
 
 if TYPE_CHECKING:
     from engine.spells.schema import SpellDef
@@ -80,7 +80,7 @@ def expire_spells(world: World) -> None:
 
 def _resolve_all(world: World, casts: dict[Side, list[CastOrder]]) -> list[_Cast]:
     out = []
-    for side in (Side.RED, Side.BLUE):
+    for side in SIDES:
         player = world.player(side)
         hand = [(c.uid, c.spell_id) for c in player.hand]
         for index, order in enumerate(casts.get(side, [])):

@@ -12,9 +12,9 @@ queries keep effective stats there).
 from __future__ import annotations
 
 import bisect
-from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.state import HOST_KINDS, ActiveSpell, Group, HostRef, SpellAnswers
@@ -22,6 +22,9 @@ from engine.state import HOST_KINDS, ActiveSpell, Group, HostRef, SpellAnswers
 if TYPE_CHECKING:
     from engine.content import Content
 
+# A record's id, read in C: whether any member of a group hosts a spell is a set's isdisjoint
+# over the members' ids (a generator would cost a frame and a resumption per member).
+_ID: Final = attrgetter("id")
 # Whether active copies of a spell id react to an event (``SpellHooks.reacts``).
 Reacts = Callable[["Content", str, str], bool]
 
@@ -82,7 +85,12 @@ class SpellPresence:
         # Spell ids reacting to an event (per event): it depends only on which ids are present,
         # so counters changing in place keep the answers.
         self._reacting: dict[str, frozenset[str]] = {} if answers is None else answers.reacting
-        self._id_counts = Counter(s.spell_id for s in spell_map.values())
+        # Active copies of each spell id, counted in a loop (a Counter over a generator is two
+        # Python calls, an isinstance check against Mapping and a frame more, every turn).
+        counts: dict[str, int] = {}
+        for s in spell_map.values():
+            counts[s.spell_id] = counts.get(s.spell_id, 0) + 1
+        self._id_counts = counts
         self._reach: dict[frozenset[str], Reach | None] = {} if answers is None else answers.reach
         # Where the spells reacting to deaths sit (see hears_death()).
         self._death_ears: tuple[Reach | None, Reach | None, Reach | None] | None = None
@@ -149,10 +157,10 @@ class SpellPresence:
         counts = self._id_counts
         ids_changed = False
         if added is not None:
-            counts[added] += 1
+            counts[added] = counts.get(added, 0) + 1
             ids_changed = counts[added] == 1
         if removed is not None:
-            counts[removed] -= 1
+            counts[removed] = counts.get(removed, 0) - 1
             if counts[removed] <= 0:
                 del counts[removed]
                 ids_changed = True
@@ -262,7 +270,7 @@ class SpellPresence:
                 return True
         if reach.minions:
             minions = reach.minions
-            return any(m.id in minions for m in group.minions)
+            return not minions.isdisjoint(map(_ID, group.minions))
         return False
 
     def touched(self, group: Group) -> bool:
@@ -277,7 +285,7 @@ class SpellPresence:
         structure = self._structure_at.get(group.coord)
         if structure is not None and structure in hosted["structure"]:
             return True
-        return any(m.id in self._minion_hosts for m in group.minions)
+        return not self._minion_hosts.isdisjoint(map(_ID, group.minions))
 
     def hears_death(self, group: Group, cause: str = "killed") -> bool:
         """Would a spell hear of a death in ``group``? "host_dying" (and, for a kill,
@@ -301,7 +309,7 @@ class SpellPresence:
             if group.id in on_host.groups:
                 return True
             hosts = on_host.minions
-            if hosts and any(m.id in hosts for m in group.minions):
+            if hosts and not hosts.isdisjoint(map(_ID, group.minions)):
                 return True
         around = ears[2]
         return around is not None and (

@@ -8,7 +8,7 @@ where any failure makes the spell squander.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
@@ -25,11 +25,18 @@ if TYPE_CHECKING:
     from engine.spells.schema import Cost, SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
+# Named tuples (aims, resolved casts) built from their fields in order, without their Python-level
+# constructors: every cast is resolved and its target checked at least twice a turn.
+_new = tuple.__new__
+_GLOBE_AIM: Final = Aim(GLOBE)
+# Nothing to pay, and the start of every sum of costs (a named tuple's own constructor is a
+# Python call, and a turn works out several costs).
+_NO_MANA: Final = Mana()
 
 
 def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
     primary, secondary = HOUSES[spell.house]
-    return Mana().plus(((primary, cost.primary), (secondary, cost.secondary)))
+    return _NO_MANA.plus(((primary, cost.primary), (secondary, cost.secondary)))
 
 
 def order_kind(spell: SpellDef) -> str:
@@ -65,30 +72,32 @@ def _resolve(view: Position, spell: SpellDef, target: Target) -> Aim:
         )
     ref = target.ref
     if expected == "globe":
-        return Aim(GLOBE)
+        return _GLOBE_AIM
     if expected == "square":
         if not isinstance(ref, Coord) or ref not in view.terrain:
             raise Refusal("no_target", f"{ref} is not a square of the board")
-        return Aim(HostRef.square(ref), ref, view.group_at(ref), None, view.structure_at(ref))
+        return _new(
+            Aim, (HostRef.square(ref), ref, view.group_at(ref), None, view.structure_at(ref))
+        )
     if expected == "group":
         group = view.group_at(ref) if isinstance(ref, Coord) else None
         if isinstance(ref, int):
             group = view.group(ref)
         if group is None:
             raise Refusal("no_target", f"there is no group {ref}")
-        return Aim(HostRef.group(group.id), group.coord, group)
+        return _new(Aim, (HostRef.group(group.id), group.coord, group, None, None))
     if expected == "minion":
         owner = view.group_of(ref) if isinstance(ref, int) else None
         minion = None if owner is None or not isinstance(ref, int) else owner.minion(ref)
         if owner is None or minion is None:
             raise Refusal("no_target", f"there is no minion {ref}")
-        return Aim(HostRef.minion(minion.id), owner.coord, owner, minion)
+        return _new(Aim, (HostRef.minion(minion.id), owner.coord, owner, minion, None))
     structure = view.structure(ref) if isinstance(ref, int) else None
     if structure is None and isinstance(ref, Coord):
         structure = view.structure_at(ref)
     if structure is None:
         raise Refusal("no_target", f"there is no structure {ref}")
-    return Aim(HostRef.structure(structure.id), structure.coord, structure=structure)
+    return _new(Aim, (HostRef.structure(structure.id), structure.coord, None, None, structure))
 
 
 def _line(a: Coord, b: Coord) -> list[tuple[int, int]]:
@@ -178,11 +187,8 @@ def _qualifiers(
         if "direct" in flags or "missile" in flags
         else []
     )
-    if t.range is not None:
-        anchors = [g.coord for g in view.groups if g.owner == side]
-        anchors += [s.coord for s in view.structures if s.owner == side]
-        if not any(a.dist(at) <= t.range for a in anchors):
-            raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
+    if t.range is not None and not _within(view, side, at, t.range):
+        raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
     if "direct" in flags and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
         raise Refusal("not_direct", f"{at} is not in a straight line from one of your groups")
     if "missile" in flags and not any(line_of_sight(view, g.coord, at) for g in friendly):
@@ -219,6 +225,20 @@ def _qualifiers(
                 )
             if is_invisible(view, group, minion):
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
+
+
+def _within(view: Position, side: Side, at: Coord, reach: int) -> bool:
+    """Is ``at`` at most ``reach`` squares (Coord.dist) from a group or structure of
+    ``side``'s? Loops with the distance worked out in place: every cast of a spell with a range
+    asks this twice a turn (its orders' check, its execution)."""
+    x, y = at.x, at.y
+    for g in view.groups:
+        if g.owner == side and abs(g.coord.x - x) + abs(g.coord.y - y) <= reach:
+            return True
+    for s in view.structures:
+        if s.owner == side and abs(s.coord.x - x) + abs(s.coord.y - y) <= reach:
+            return True
+    return False
 
 
 def check_target(
@@ -299,19 +319,19 @@ def resolve_cast(
             return Problem(
                 "not_in_hand", "only your house's hereditary spell is cast without a card"
             )
-        return Resolved(spell, "hereditary")
+        return _new(Resolved, (spell, "hereditary", None, None, None))
     for uid, spell_id in hand:
         if uid == cast.card_uid:
             spell = spells.get(spell_id)
             if spell is None:
                 return Problem("unknown_spell", f"unknown spell {spell_id!r}")
-            return Resolved(spell, "hand")
+            return _new(Resolved, (spell, "hand", None, None, None))
     return Problem("not_in_hand", f"card {cast.card_uid} is not in your hand")
 
 
 def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
     if source == "bound":
-        return Mana()
+        return _NO_MANA
     if cast.boosted and spell.boosted_cost is not None:
         return cost_mana(spell, spell.boosted_cost)
     return cost_mana(spell, spell.cost_on_turn(turn))
@@ -396,7 +416,7 @@ def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> lis
     def add(index: int, problem: Problem) -> None:
         out.append(Problem(problem.code, problem.message, index, "casts"))
 
-    reserved = Mana()
+    reserved = _NO_MANA
     cards: set[int] = set()
     per_target: set[tuple[str, HostRef | Target]] = set()
     per_turn: set[str] = set()

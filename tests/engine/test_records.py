@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+
 import pytest
 
 from engine.coords import coord
-from engine.state import Card, Group, HostRef, Mana, Minion, PlayerState, Side, evolve
+from engine.state import (
+    Card,
+    Group,
+    HostRef,
+    Mana,
+    Minion,
+    PlayerState,
+    Side,
+    Structure,
+    evolve,
+    record_builder,
+)
 
 
 def _minion() -> Minion:
@@ -37,7 +51,6 @@ def test_evolve_refuses_a_field_the_record_does_not_have() -> None:
 def test_fast_copies_keep_every_other_field() -> None:
     minion = _minion()
     assert minion.with_hp(1) == minion._replace(hp=1)
-    assert minion.with_level(2, earned_level=True) == minion._replace(level=2, earned_level=True)
     group = Group(3, Side.RED, Side.RED, coord(1, 1), (minion,))
     assert group.with_minions(()) == group._replace(minions=())
 
@@ -47,3 +60,17 @@ def test_records_compare_hash_and_order_by_value() -> None:
     assert sorted([coord(2, 1), coord(1, 5)]) == [coord(1, 5), coord(2, 1)]
     assert {HostRef.minion(4): 1}[HostRef.minion(4)] == 1
     assert HostRef.minion(4) != HostRef.group(4)
+
+
+def test_a_built_record_is_the_record_its_constructor_makes() -> None:
+    player = PlayerState(Side.RED, "war", pool=Mana(1, 0, 0, 0, 0, 0), hand=(Card(1, "fortitude"),))
+    built = record_builder(PlayerState)(*(getattr(player, name) for name in player.__slots__))
+    assert type(built) is PlayerState
+    assert built == player and hash(built) == hash(player)
+    assert pickle.dumps(built) == pickle.dumps(player)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.house = "nature"  # type: ignore[misc]
+    structure = Structure(4, "town", coord(2, 2), Side.BLUE, novices=("valdor",), mana_type="world")
+    copy = structure.with_novices((), 1)
+    assert copy == dataclasses.replace(structure, novices=(), counter=1)
+    assert pickle.dumps(copy) == pickle.dumps(dataclasses.replace(structure, novices=(), counter=1))
