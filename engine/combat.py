@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.coords import name_of
 from engine.queries import effective_stats
 from engine.report import Event
 from engine.state import NEUTRAL, Group, HostRef, Minion
@@ -272,8 +273,8 @@ def _fight(
                 (
                     "combat",
                     (
-                        ("against", second.coord.name),
-                        ("at", first.coord.name),
+                        ("against", name_of(second.coord)),
+                        ("at", name_of(first.coord)),
                         ("groups", (first_id, second_id)),
                         ("sides", (str(first.owner), str(second.owner))),
                     ),
