@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.coords import name_of
 from engine.queries import effective_stats
 from engine.report import Event
 from engine.state import NEUTRAL, Group, HostRef, Minion
@@ -67,6 +68,16 @@ class _Pairs(dict[int, tuple[str, int]]):
         return pair
 
 
+class _Strikes(dict[int, range]):
+    """``range(attacks)`` by number of attacks, built once: every fighter iterates over its own
+    in each round (hundreds a turn, nearly all one attack), where a ``range`` call is a call."""
+
+    def __missing__(self, attacks: int) -> range:
+        strikes = self[attacks] = range(attacks)
+        return strikes
+
+
+_STRIKES: Final = _Strikes()
 _DAMAGE: Final = _Pairs("damage")
 _SOAKED: Final = _Pairs("soaked")
 _HP: Final = _Pairs("hp")
@@ -79,7 +90,6 @@ class _Fighter:
     __slots__ = (
         "alive",
         "armor",
-        "attacks",
         "hand",
         "hit_any",
         "hp",
@@ -93,13 +103,13 @@ class _Fighter:
         "output",
         "plan",
         "striker",
+        "strikes",
     )
 
     # Built by _load, a fight's set-up, slot by slot on a bare instance: a class call with an
     # __init__ costs a frame and the call's machinery more for each of a turn's fighters.
     alive: bool
     armor: int
-    attacks: int
     hand: int
     hit_any: bool
     hp: int
@@ -113,6 +123,7 @@ class _Fighter:
     output: int
     plan: tuple[int | None, ...]
     striker: bool
+    strikes: range  # range(attacks): what the fighter's strikes in a round iterate over
 
 
 Plan = tuple[tuple[int | None, ...], tuple[tuple[str, str] | None, ...]]
@@ -231,17 +242,18 @@ def _load(
         if stats is None:
             f.hp = m.hp
             f.max_armor = f.armor = m.armor
-            f.attacks = attacks = m.attacks
+            attacks = m.attacks
             f.hand = hand = m.hand
             f.missile = missile = m.missile
             f.level = level = m.level
         else:
             max_hp, f.max_armor, hand, missile, attacks, level = stats
-            f.hand, f.missile, f.attacks, f.level = hand, missile, attacks, level
+            f.hand, f.missile, f.level = hand, missile, level
             f.armor = f.max_armor
             f.hp = min(m.hp, max_hp)
         f.output = output = hand + missile
         f.striker = attacks > 0 and output > 0
+        f.strikes = _STRIKES[attacks]
         f.alive = True
         f.order = index
         f.misses, f.hit_any = carried.get(m.id, (0, False)) if carried else (0, False)
@@ -272,8 +284,8 @@ def _fight(
                 (
                     "combat",
                     (
-                        ("against", second.coord.name),
-                        ("at", first.coord.name),
+                        ("against", name_of(second.coord)),
+                        ("at", name_of(first.coord)),
                         ("groups", (first_id, second_id)),
                         ("sides", (str(first.owner), str(second.owner))),
                     ),
@@ -429,7 +441,7 @@ def _round(
             if append is not None:
                 as_attacker = ("attacker", attacker.id)
                 mode_pair = attacker.modes[number]
-            for _ in range(attacker.attacks):
+            for _ in attacker.strikes:
                 if damage in choice:
                     victim = choice[damage]
                 else:

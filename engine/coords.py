@@ -8,8 +8,9 @@ cheap in the movement and combat loops.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 MAX_SIZE = 26
 _NAME = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
@@ -17,6 +18,20 @@ _NAME = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 
 class CoordError(ValueError):
     """A square name that cannot be read."""
+
+
+class _Names(dict["Coord", str]):
+    """Square names by coordinate, each made on first use."""
+
+    def __missing__(self, c: Coord) -> str:
+        name = self[c] = f"{chr(ord('A') + c.x)}{c.y + 1}"
+        return name
+
+
+_NAMES: Final = _Names()
+# A square's name as ``Coord.name`` gives it, for the hot paths that name a square for each of
+# many events (a fight's, a death's): the dict's own lookup, where the property runs a frame.
+name_of: Final[Callable[[Coord], str]] = _NAMES.__getitem__
 
 
 class Coord(NamedTuple):
@@ -27,7 +42,7 @@ class Coord(NamedTuple):
 
     @property
     def name(self) -> str:
-        return _name(self.x, self.y)
+        return _NAMES[self]
 
     def __str__(self) -> str:
         return self.name
@@ -61,11 +76,6 @@ class Coord(NamedTuple):
 def coord(x: int, y: int) -> Coord:
     """The interned coordinate ``(x, y)``."""
     return Coord(x, y)
-
-
-@cache
-def _name(x: int, y: int) -> str:
-    return f"{chr(ord('A') + x)}{y + 1}"
 
 
 @cache

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final, Protocol
 
 from engine import broadcast
-from engine.coords import Coord
+from engine.coords import Coord, name_of
 from engine.report import Emit, Event, Recorder
 from engine.state import (
     BLUE,
@@ -237,7 +237,7 @@ class World(Store):
                     (
                         "died",
                         (
-                            ("at", group.coord.name),
+                            ("at", name_of(group.coord)),
                             ("by", by),
                             ("cause", cause),
                             ("group", group.id),

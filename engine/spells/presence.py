@@ -194,7 +194,9 @@ class SpellPresence:
 
     def minion_hosts(self) -> set[int]:
         """Ids of the minions that host an active spell (read only)."""
-        self.host_index()
+        # The index is asked for only when not built yet: each of a fight's deaths asks here.
+        if self._by_host is None:
+            self.host_index()
         return self._minion_hosts
 
     def spells_on(self, host: HostRef) -> tuple[ActiveSpell, ...]:
