@@ -18,6 +18,7 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
+from engine.state import Minion
 from tests.engine.spells.helpers import RED, Board, at, cast, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
@@ -252,20 +253,25 @@ def test_every_house_has_a_summoning_in_its_deck():
     assert {s.house for s in spells if s.type == "summoning"} == set(HOUSES)
 
 
+def summoned(spell_id: str) -> tuple[Minion, ...]:
+    """The minions red's ``spell_id`` brings onto D3, beside red's group on C3: one new monster
+    group."""
+    b = Board()
+    b.group(RED, "C3")
+    card = b.card(RED, spell_id)
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(card, "square", "D3")]})
+    group = world.group_at(at("D3"))
+    assert group is not None and group.is_monster_group
+    return group.minions
+
+
 def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargoyles():
     """Mind's summoning matches Justice's at the same 3+1 (docs/balance.md "Town spells for
     every house (D-SP31)")."""
-    b = Board()
-    b.group(RED, "C3")
-    card = b.card(RED, "phantasm")
-    with_pool(b, RED)
-    world = run(b, {RED: [cast(card, "square", "D3")]})
-    phantasms = world.group_at(at("D3"))
-    assert phantasms is not None and phantasms.is_monster_group
-    assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms.minions] == [
-        ("Phantasm", 9, 1, 3)
-    ] * 2
-    assert all("flight" in m.walks for m in phantasms.minions)
+    phantasms = summoned("phantasm")
+    assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms] == [("Phantasm", 9, 1, 3)] * 2
+    assert all("flight" in m.walks for m in phantasms)
 
 
 def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_any_group_one():
@@ -284,13 +290,5 @@ def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_a
 
 
 def test_homunculi_are_two_seven_hit_point_minions_that_strike_twice():
-    b = Board()
-    b.group(RED, "C3")
-    card = b.card(RED, "homunculi")
-    with_pool(b, RED)
-    world = run(b, {RED: [cast(card, "square", "D3")]})
-    homunculi = world.group_at(at("D3"))
-    assert homunculi is not None and homunculi.is_monster_group
-    assert [(m.name, m.hp, m.hand, m.attacks) for m in homunculi.minions] == [
-        ("Homunculus", 7, 2, 2)
-    ] * 2
+    homunculi = summoned("homunculi")
+    assert [(m.name, m.hp, m.hand, m.attacks) for m in homunculi] == [("Homunculus", 7, 2, 2)] * 2
