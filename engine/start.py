@@ -19,7 +19,6 @@ from engine.state import (
     SIDES,
     Card,
     Group,
-    Minion,
     PlayerState,
     Side,
     evolve,
@@ -27,7 +26,7 @@ from engine.state import (
 from engine.terrain import apply_after_start
 from engine.world import World
 
-# Records built from their fields in order, without the named tuples' Python-level constructors.
+# Level events built from their fields in order, as Event.raw builds them, without its call.
 _new = tuple.__new__
 
 
@@ -67,9 +66,7 @@ def award_levels(world: World) -> None:
                             Event, ("level_gained", (at_group, ("level", level), ("minion", m.id)))
                         )
                     )
-                # The minion at its new level, built in place (no method call: a late-game turn
-                # awards about a hundred levels), its earned level spent.
-                leveled.append(_new(Minion, (*m[:10], level, m[11], m[12], False, m[14])))
+                leveled.append(m.with_level(level))
             else:
                 leveled.append(m)
         world.update_group(group.with_minions(tuple(leveled)))

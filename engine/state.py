@@ -331,6 +331,11 @@ class Minion(NamedTuple):
         tuple's own constructor is a Python function, ``tuple.__new__`` builds the same record)."""
         return _new(Minion, (*self[:4], hp, *self[5:]))
 
+    def with_level(self, level: int) -> Minion:
+        """This minion at ``level``, its earned level spent (start of turn step 1 awards many
+        levels at once)."""
+        return _new(Minion, (*self[:10], level, self[11], self[12], False, self[14]))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
