@@ -12,13 +12,11 @@ from engine.spells.primitives.base import (
     Primitive,
     affected_group,
     unit_words,
+    with_stats,
 )
 from engine.spells.vocab import HOUSES, TERRAINS
 from engine.squares import terrain_is_fixed
 from engine.state import SIDES, HostRef, Minion, Side
-
-# A minion from its fields in order, without the named tuple's Python-level constructor.
-_new = tuple.__new__
 
 if TYPE_CHECKING:
     from engine.spells.effects import EffectContext
@@ -75,16 +73,14 @@ def _split(ctx: EffectContext, effect: Effect) -> None:
 
 
 def _unit_minion(ctx: EffectContext, effect: Effect, kind: str, nation: str | None) -> Minion:
-    """A minion of the effect's unit (or of its own stats when the unit is not a unit type),
-    with the stats, walks and traits the effect gives it. Summons make minions every turn: the
-    record is built once from its fields in order, not copied once per change."""
     p = effect.params
     world = ctx.world
     unit = p.text("unit")
     base = world.content.units.get(unit)
     if base is not None:
         minion = world.new_minion(unit, nation)
-        name = p.text("name") or minion.name
+        if p.text("name"):
+            minion = minion._replace(name=p.text("name"))
     else:
         hp = p.num("hp", 1)
         minion = Minion(
@@ -96,35 +92,19 @@ def _unit_minion(ctx: EffectContext, effect: Effect, kind: str, nation: str | No
             max_hp=hp,
             name=p.text("name") or unit,
         )
-        name = minion.name
-    hp, max_hp = minion.hp, minion.max_hp
+    fields: dict[str, int] = {
+        k: p.num(k)
+        for k in ("armor", "attacks", "hand", "missile", "level")
+        if p.get(k) is not None
+    }
     if p.get("hp") is not None:
-        hp = max_hp = p.num("hp")
-    armor = minion.armor if p.get("armor") is None else p.num("armor")
-    attacks = minion.attacks if p.get("attacks") is None else p.num("attacks")
-    hand = minion.hand if p.get("hand") is None else p.num("hand")
-    missile = minion.missile if p.get("missile") is None else p.num("missile")
-    level = minion.level if p.get("level") is None else p.num("level")
-    return _new(
-        Minion,
-        (
-            minion.id,
-            "monster" if kind == "monster" else "recruit",
-            minion.unit,
-            minion.nation,
-            hp,
-            max_hp,
-            armor,
-            attacks,
-            hand,
-            missile,
-            level,
-            minion.walks | frozenset(p.texts("walks")),
-            minion.traits | frozenset(p.texts("traits")),
-            minion.earned_level,
-            name,
-        ),
+        fields["hp"] = fields["max_hp"] = p.num("hp")
+    minion = with_stats(minion, fields)._replace(
+        kind="monster" if kind == "monster" else "recruit",
+        walks=minion.walks | frozenset(p.texts("walks")),
+        traits=minion.traits | frozenset(p.texts("traits")),
     )
+    return minion
 
 
 def _summon(ctx: EffectContext, effect: Effect) -> None:
