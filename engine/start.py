@@ -115,7 +115,7 @@ def draw_cards(world: World) -> None:
             player = _reshuffle(world, player)
         drawn = player.deck[:need]
         world.update_player(
-            evolve(player, hand=player.hand + drawn, deck=player.deck[len(drawn) :])
+            player.with_cards(player.deck[len(drawn) :], player.hand + drawn, player.discard)
         )
         if drawn and world.report.recording:
             world.emit("drew", side=str(side), count=len(drawn))

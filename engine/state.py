@@ -669,6 +669,59 @@ class PlayerState:
     lost: int = 0
     cast_log: tuple[str, ...] = ()
 
+    # A turn changes each player's pool and cards several times (mana, casts, the draw): these
+    # build the new record as evolve does (see record_builder) without its keyword call.
+    def with_pool(self, pool: Mana) -> PlayerState:
+        return _build_player(
+            self.side,
+            self.house,
+            self.deck,
+            self.hand,
+            self.discard,
+            pool,
+            self.mana_novices,
+            self.captured,
+            self.lost,
+            self.cast_log,
+        )
+
+    def with_cards(
+        self, deck: tuple[Card, ...], hand: tuple[Card, ...], discard: tuple[Card, ...]
+    ) -> PlayerState:
+        return _build_player(
+            self.side,
+            self.house,
+            deck,
+            hand,
+            discard,
+            self.pool,
+            self.mana_novices,
+            self.captured,
+            self.lost,
+            self.cast_log,
+        )
+
+    def with_cast(
+        self,
+        pool: Mana,
+        hand: tuple[Card, ...],
+        discard: tuple[Card, ...],
+        cast_log: tuple[str, ...],
+    ) -> PlayerState:
+        """This player after a cast: its pool, hand, discard pile and cast log."""
+        return _build_player(
+            self.side,
+            self.house,
+            self.deck,
+            hand,
+            discard,
+            pool,
+            self.mana_novices,
+            self.captured,
+            self.lost,
+            cast_log,
+        )
+
     def card(self, uid: int) -> Card | None:
         for c in self.hand:
             if c.uid == uid:
@@ -703,6 +756,10 @@ class PlayerState:
             lost=int(data.get("lost", 0)),
             cast_log=tuple(str(s) for s in data.get("cast_log", ())),
         )
+
+
+# PlayerState from its fields in order (see PlayerState.with_pool).
+_build_player: Final[Callable[..., PlayerState]] = record_builder(PlayerState)
 
 
 # ------------------------------------------------------------------------------------ options

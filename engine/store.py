@@ -285,7 +285,7 @@ class Store:
     def gain(self, side: Side, amount: Mana) -> None:
         """Add mana (negative parts drain); a pool never drops below zero."""
         p = self.player_map[side]
-        self.player_map[side] = evolve(p, pool=(p.pool + amount).clamped())
+        self.player_map[side] = p.with_pool((p.pool + amount).clamped())
 
     def take_card(self, side: Side, card_uid: int) -> Card | None:
         """Remove a card from the hand (None when it is no longer there)."""
@@ -293,20 +293,20 @@ class Store:
         card = p.card(card_uid)
         if card is None:
             return None
-        self.player_map[side] = evolve(p, hand=_without(p.hand, card_uid))
+        self.player_map[side] = p.with_cards(p.deck, _without(p.hand, card_uid), p.discard)
         return card
 
     def put_card(self, side: Side, card: Card, where: str) -> None:
         """Put a card into "hand", "discard", "deck_top" or "deck_bottom"."""
         p = self.player_map[side]
         if where == "hand":
-            p = evolve(p, hand=(*p.hand, card))
+            p = p.with_cards(p.deck, (*p.hand, card), p.discard)
         elif where == "discard":
-            p = evolve(p, discard=(*p.discard, card))
+            p = p.with_cards(p.deck, p.hand, (*p.discard, card))
         elif where == "deck_top":
-            p = evolve(p, deck=(card, *p.deck))
+            p = p.with_cards((card, *p.deck), p.hand, p.discard)
         elif where == "deck_bottom":
-            p = evolve(p, deck=(*p.deck, card))
+            p = p.with_cards((*p.deck, card), p.hand, p.discard)
         else:
             raise ValueError(f"unknown card place {where!r}")
         self.player_map[side] = p
@@ -335,4 +335,4 @@ class Store:
                 pile = (*pile, card)
         if cast is not None:
             log = (*log, cast)
-        self.player_map[side] = evolve(p, pool=pool, hand=hand, discard=pile, cast_log=log)
+        self.player_map[side] = p.with_cast(pool, hand, pile, log)
