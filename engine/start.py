@@ -216,15 +216,15 @@ def update_initiative(world: World) -> None:
 
 def generate_mana(world: World) -> None:
     """Step 8 (G5): Sanctum, mana novices, towns and colonies; unspent mana carries over."""
+    economy = world.content.economy
+    structures = world.structures  # making mana changes no structure
     for side in SIDES:
         player = world.player(side)
         house = world.content.houses[player.house]
         made: list[tuple[str, int]] = []
-        for structure in world.structures:
+        for structure in structures:
             if structure.owner == side and produces_mana(world, structure):
-                made += structure_yield(
-                    structure, house.primary, house.secondary, world.content.economy
-                )
+                made += structure_yield(structure, house.primary, house.secondary, economy)
         gained = player.mana_novices.plus(made)
         world.gain(side, gained)
         if world.report.recording:

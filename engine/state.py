@@ -685,6 +685,20 @@ class PlayerState:
             self.cast_log,
         )
 
+    def with_mana(self, pool: Mana, mana_novices: Mana) -> PlayerState:
+        return _build_player(
+            self.side,
+            self.house,
+            self.deck,
+            self.hand,
+            self.discard,
+            pool,
+            mana_novices,
+            self.captured,
+            self.lost,
+            self.cast_log,
+        )
+
     def with_cards(
         self, deck: tuple[Card, ...], hand: tuple[Card, ...], discard: tuple[Card, ...]
     ) -> PlayerState:

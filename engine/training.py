@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.orders import Problem, TrainOrder
 from engine.queries import training_blocked
-from engine.state import MAX_GROUP_SIZE, Group, Mana, Side, evolve
+from engine.state import MAX_GROUP_SIZE, Group, Side
 from engine.world import World
 
 
@@ -80,9 +80,9 @@ def apply_training(world: World, side: Side, orders: tuple[TrainOrder, ...]) -> 
         if order.kind == "mana":
             mana_type = order.mana_type or world.content.houses[world.player(side).house].primary
             player = world.player(side)
-            gained = Mana.single(mana_type)
+            gained = ((mana_type, 1),)
             world.update_player(
-                evolve(player, mana_novices=player.mana_novices + gained, pool=player.pool + gained)
+                player.with_mana(player.pool.plus(gained), player.mana_novices.plus(gained))
             )
             if world.report.recording:
                 world.emit(
