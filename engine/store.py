@@ -267,8 +267,7 @@ class Store:
 
     def place_group(self, group_id: int, at: Coord) -> None:
         """Put a group on ``at`` without any check or event (movement and spells decide those)."""
-        g = self.group_map[group_id]
-        self.group_map[group_id] = Group(g.id, g.owner, g.controller, at, g.minions)
+        self.group_map[group_id] = self.group_map[group_id].moved_to(at)
         self.revision += 1
 
     def update_structure(self, structure: Structure) -> None:
