@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from itertools import repeat
 from json.encoder import encode_basestring_ascii
-from operator import add, attrgetter, call, ge, sub
+from operator import attrgetter, call, ge
 from types import MappingProxyType
 from typing import Any, Final, Literal, NamedTuple, TypeAlias, TypeVar, cast
 
@@ -114,11 +114,12 @@ class Mana(NamedTuple):
         """This amount with each ``(mana type, amount)`` added: one value built for a whole sum
         (a production, a cost of two types) instead of one per term."""
         values = list(self)
-        for mana_type, amount in amounts:
-            at = _MANA_PLACES.get(mana_type)
-            if at is None:
-                raise ValueError(f"unknown mana type {mana_type!r}")
-            values[at] += amount
+        # The place by subscript (a method call on the read-only map costs twice as much).
+        try:
+            for mana_type, amount in amounts:
+                values[_MANA_PLACES[mana_type]] += amount
+        except KeyError:
+            raise ValueError(f"unknown mana type {mana_type!r}") from None
         return _new(Mana, values)
 
     def get(self, mana_type: str) -> int:
@@ -128,14 +129,39 @@ class Mana(NamedTuple):
         for name in MANA_TYPES:
             yield name, self.get(name)
 
-    # The arithmetic runs over the six amounts in C (the tuple's own items): a turn adds, takes
-    # and compares pools and costs by the dozen.
+    # A turn adds and takes pools and costs by the dozen: the six amounts unpacked and summed in
+    # place cost less than a map over them, which calls the operator once per amount.
     def __add__(self, other: Mana) -> Mana:  # type: ignore[override]
-        return _new(Mana, map(add, self, other))
+        order, strife, clarity, mystery, will, world = self
+        order2, strife2, clarity2, mystery2, will2, world2 = other
+        return _new(
+            Mana,
+            (
+                order + order2,
+                strife + strife2,
+                clarity + clarity2,
+                mystery + mystery2,
+                will + will2,
+                world + world2,
+            ),
+        )
 
     def __sub__(self, other: Mana) -> Mana:
-        return _new(Mana, map(sub, self, other))
+        order, strife, clarity, mystery, will, world = self
+        order2, strife2, clarity2, mystery2, will2, world2 = other
+        return _new(
+            Mana,
+            (
+                order - order2,
+                strife - strife2,
+                clarity - clarity2,
+                mystery - mystery2,
+                will - will2,
+                world - world2,
+            ),
+        )
 
+    # Compared over the six amounts in C (the tuple's own items).
     def covers(self, cost: Mana) -> bool:
         return all(map(ge, self, cost))
 
