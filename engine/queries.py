@@ -10,7 +10,8 @@ its square, the structure there or the globe; an aura (``aura_modify``) reaches 
 one is active every group is asked about.
 
 Each function carries the name of the modifier it fronts and answers the same question with the
-same signature; both read a :class:`~engine.position.Position`.
+same signature, but :func:`producing`, which asks ``produces_mana`` of a list of structures at
+once; both read a :class:`~engine.position.Position`.
 """
 
 from __future__ import annotations
@@ -150,10 +151,12 @@ def initiative_lock(pos: Position) -> Side | None:
     return modifiers.initiative_lock(pos)
 
 
-def produces_mana(pos: Position, structure: Structure) -> bool:
+def producing(pos: Position, structures: Iterable[Structure]) -> list[Structure]:
+    """The structures whose mana no spell denies (``modifiers.produces_mana``): whether a
+    denying spell is active at all is asked once, not once per structure."""
     if _quiet(pos, _DENY):
-        return True
-    return modifiers.produces_mana(pos, structure)
+        return list(structures)
+    return [s for s in structures if modifiers.produces_mana(pos, s)]
 
 
 def effective_minion(pos: Position, group: Group, minion: Minion) -> Minion:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.combat import MAX_LEVEL
 from engine.coords import Coord
 from engine.mana import structure_yield
-from engine.queries import initiative_lock, produces_mana
+from engine.queries import initiative_lock, producing
 from engine.report import Event
 from engine.state import (
     BLUE,
@@ -217,13 +217,13 @@ def update_initiative(world: World) -> None:
 def generate_mana(world: World) -> None:
     """Step 8 (G5): Sanctum, mana novices, towns and colonies; unspent mana carries over."""
     economy = world.content.economy
-    structures = world.structures  # making mana changes no structure
+    producers = producing(world, world.structures)  # making mana changes no structure
     for side in SIDES:
         player = world.player(side)
         house = world.content.houses[player.house]
         made: list[tuple[str, int]] = []
-        for structure in structures:
-            if structure.owner == side and produces_mana(world, structure):
+        for structure in producers:
+            if structure.owner == side:
                 made += structure_yield(structure, house.primary, house.secondary, economy)
         gained = player.mana_novices.plus(made)
         world.gain(side, gained)
