@@ -166,7 +166,8 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
     meets the wards of every group it would touch, not only of the square it names.
     """
     wards = world.content.index.with_op("ward")
-    if not wards:
+    if not wards or not world.spells_among(wards):
+        # No ward is active: nothing to look for on the hosts the spell reaches.
         return None
     reached = _aims(world, spell, side, aim) if spell.instant else [aim]
     hosts: list[HostRef] = []
