@@ -422,7 +422,7 @@ def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> lis
     per_turn: set[str] = set()
     bound_used: set[tuple[int | None, str]] = set()
     for index, cast in enumerate(casts):
-        resolved, _, problems = _cast_problems(
+        resolved, aim, problems = _cast_problems(
             view, side, cast, hand=hand, house=house, cast_log=log
         )
         for problem in problems:
@@ -462,7 +462,9 @@ def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> lis
                 add(index, Problem("learned_once", f"{spell.name} may be tried once per turn"))
             per_turn.add(spell.id)
         elif not spell.cumulative:
-            aimed = (spell.id, _target_key(view, spell, cast.target))
+            # A target that passed its check names the host its aim found.
+            named = aim.host if aim is not None else _target_key(view, spell, cast.target)
+            aimed = (spell.id, named)
             if aimed in per_target:
                 add(
                     index,
