@@ -353,7 +353,7 @@ def _aims(world: World, spell: SpellDef, side: Side, aim: Aim) -> list[Aim]:
         return [aim]
     radius = t.aura or 0
     out = [] if t.has("ground") else [aim]
-    for group in world.groups:  # in creation order, which is id order
+    for group in sorted(world.groups, key=lambda g: g.id):
         if group.coord.dist(centre) > radius:
             continue
         if (here := world.structure_at(group.coord)) is not None and here.kind == "sanctum":
