@@ -18,7 +18,7 @@ from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.modifiers import bound_spells
 from engine.spells.targeting import cast_cost, legal_targets, validate_casts
-from engine.state import GameState, Mana, Side
+from engine.state import GameState, HostRef, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
 from engine.validate import in_range, ranges_at_movement
@@ -158,10 +158,9 @@ def cast_options(state: GameState, side: Side, content: Content) -> list[CastOpt
             _option(spell, "bound", state.turn, power=power, bound_source=carrier.uid)
             for power in sorted(set(spell.power or ()))
         ]
-        # A hero carrying the spell must be its target when the spell says so ("caster").
-        holder = carrier.host.ref if carrier.host.kind == "minion" else None
-        minion = holder if isinstance(holder, int) else None
-        out += _with_targets(state, side, levels, content, carrier=minion)
+        # The carrier's host casts it: a hero carrying it may have to be its target
+        # ("caster"), and its range runs from the host's square.
+        out += _with_targets(state, side, levels, content, carrier=carrier.host)
     return out
 
 
@@ -220,7 +219,7 @@ def _with_targets(
     side: Side,
     options: list[CastOption],
     content: Content,
-    carrier: int | None = None,
+    carrier: HostRef | None = None,
 ) -> list[CastOption]:
     """``options`` with their accepted targets, those without any left out. The board checks
     (:func:`legal_targets`) depend only on the spell, so they run once per spell; a cast the

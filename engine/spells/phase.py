@@ -205,13 +205,13 @@ _GONE_WORDS: Final = {
 
 
 def _squander_reason(
-    world: World, c: _Cast, spell: SpellDef, carrier_minion: int | None
+    world: World, c: _Cast, spell: SpellDef, carrier: HostRef | None
 ) -> tuple[Squander | None, Aim | None]:
     content = world.content
     side = c.side
     if spell.once_per_game and spell.id in world.player(side).cast_log:
         return Squander("once_per_game", "once per game: already cast"), None
-    aim, problem = check_target(world, side, spell, c.order.target, carrier=carrier_minion)
+    aim, problem = check_target(world, side, spell, c.order.target, carrier=carrier)
     if problem is not None or aim is None:
         if problem is None:
             return Squander("no_target", "no target"), None
@@ -296,11 +296,7 @@ def execute_cast(world: World, c: _Cast, duel: Duel | None) -> ActiveSpell | Non
     if not world.player(side).pool.covers(cost):
         _fizzle(world, c, spell.id, f"the pool no longer covers {cost}")
         return None
-    carrier_minion = None
-    if resolved.carrier is not None and resolved.carrier.kind == "minion":
-        ref = resolved.carrier.ref
-        carrier_minion = ref if isinstance(ref, int) else None
-    squander, aim = _squander_reason(world, c, spell, carrier_minion)
+    squander, aim = _squander_reason(world, c, spell, resolved.carrier)
     if squander is None and duel is not None and aim is not None:
         defender = side.other
         if aim.host == GLOBE or aim.owner == defender:

@@ -175,7 +175,7 @@ def _allegiance(spell: SpellDef, side: Side, aim: Aim) -> None:
 
 
 def _qualifiers(
-    view: Position, spell: SpellDef, side: Side, aim: Aim, *, carrier: int | None
+    view: Position, spell: SpellDef, side: Side, aim: Aim, *, carrier: HostRef | None
 ) -> None:
     t = spell.target
     at = aim.coord
@@ -187,8 +187,14 @@ def _qualifiers(
         if "direct" in flags or "missile" in flags
         else []
     )
-    if t.range is not None and not _within(view, side, at, t.range):
-        raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
+    if t.range is not None:
+        # A bound spell is cast by what carries it, so its range runs from there (N5; seed 004
+        # measures a bound spell from the model casting it), where the carrier is on the board.
+        source = None if carrier is None else _carrier_square(view, carrier)
+        if source is not None and source.dist(at) > t.range:
+            raise Refusal("out_of_range", f"{at} is more than {t.range} squares from {source}")
+        if source is None and not _within(view, side, at, t.range):
+            raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
     if "direct" in flags and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
         raise Refusal("not_direct", f"{at} is not in a straight line from one of your groups")
     if "missile" in flags and not any(line_of_sight(view, g.coord, at) for g in friendly):
@@ -203,7 +209,7 @@ def _qualifiers(
         minion = aim.minion
         if minion is None or "hero" not in minion.traits or aim.owner != side:
             raise Refusal("not_caster", f"{spell.name} is cast by a hero on herself")
-        if carrier is not None and minion.id != carrier:
+        if carrier is not None and carrier.kind == "minion" and minion.id != carrier.ref:
             raise Refusal("not_caster", f"{spell.name} must target the hero carrying it")
     if "caster_unit" in flags:
         group = aim.group
@@ -227,6 +233,20 @@ def _qualifiers(
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
 
 
+def _carrier_square(view: Position, carrier: HostRef) -> Coord | None:
+    """Where a bound spell's carrier stands: its structure's square or its hero's group's."""
+    ref = carrier.ref
+    if not isinstance(ref, int):
+        return None
+    if carrier.kind == "structure":
+        structure = view.structure(ref)
+        return None if structure is None else structure.coord
+    if carrier.kind == "minion":
+        group = view.group_of(ref)
+        return None if group is None else group.coord
+    return None
+
+
 def _within(view: Position, side: Side, at: Coord, reach: int) -> bool:
     """Is ``at`` at most ``reach`` squares (Coord.dist) from a group or structure of
     ``side``'s? Loops with the distance worked out in place: every cast of a spell with a range
@@ -247,7 +267,7 @@ def check_target(
     spell: SpellDef,
     target: Target,
     *,
-    carrier: int | None = None,
+    carrier: HostRef | None = None,
 ) -> tuple[Aim | None, Problem | None]:
     """Resolve ``target`` for ``spell`` cast by ``side`` and check every casting requirement
     that depends on the board (S3, S11, N11, requirements). Returns (aim, None) or (None, why).
@@ -372,10 +392,7 @@ def _cast_problems(
         problems.append(Problem("power", "only bound spells take a power level"))
     if spell.once_per_game and spell.id in cast_log:
         problems.append(Problem("once_per_game", f"{spell.name} was already cast this game"))
-    carrier = None
-    if resolved.source == "bound" and resolved.carrier is not None:
-        ref = resolved.carrier.ref
-        carrier = ref if resolved.carrier.kind == "minion" and isinstance(ref, int) else None
+    carrier = resolved.carrier if resolved.source == "bound" else None
     aim, problem = check_target(view, side, spell, cast.target, carrier=carrier)
     if problem is not None:
         problems.append(problem)
@@ -514,7 +531,7 @@ def legal_targets(
     side: Side,
     spell: SpellDef,
     content: Content,
-    carrier: int | None = None,
+    carrier: HostRef | None = None,
 ) -> list[Target]:
     """Targets ``spell`` may be cast on by ``side`` now (board checks only: not mana or hand)."""
     view = PositionIndex(state, content)

@@ -82,7 +82,8 @@ def test_bound_spells_cast_from_their_carriers(content):
     b = rich_board()
     town = next(s.id for s in b.structures if s.kind == "town" and s.owner == RED)
     altar = b.active("shadow_altar", RED, HostRef.structure(town))
-    hero = b.minion_ids(b.groups[0].id)[0]
+    # Dragon Breath reaches 2 squares from the dracha carrying it: the group at D3, not B2.
+    hero = b.minion_ids(b.groups[1].id)[0]
     claws = b.active("dracha_claws", RED, HostRef.minion(hero))
     blue = b.groups[2].id
     orders = [

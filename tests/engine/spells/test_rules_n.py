@@ -197,6 +197,30 @@ def test_N5_bound_spell_once_per_turn_per_holder_free_and_triggers_the_attribute
     assert hp(world, b.minion_ids(g)[0]) == 20 - 1 - 1 - 3 - 1
 
 
+def test_N5_a_bound_spell_reaches_from_its_carrier_not_from_every_friendly_force(content):
+    """A bound spell is cast by what carries it (seed 004: the model holding it is the caster),
+    so its range runs from the carrier's square: a friendly group next to the target does not
+    lend the altar its reach."""
+    b = Board()
+    town = b.structure("town", "C2", RED)
+    altar = b.active("shadow_altar", RED, HostRef.structure(town))
+    b.group(RED, "D5")
+    near = b.group(BLUE, "D4")  # 3 squares from the altar
+    far = b.group(BLUE, "E5")  # 5 squares from the altar, 1 from the red group
+    lash = {
+        g: cast(0, "group", g, spell_id="shadow_lash", bound_source=altar, power=1)
+        for g in (near, far)
+    }
+    assert validate_casts(b.state(), RED, [lash[near]], content) == []
+    problems = validate_casts(b.state(), RED, [lash[far]], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    assert "from C2" in problems[0].message
+    # From hand, Thorn Volley still reaches from any friendly force.
+    card = b.card(RED, "thorn_volley")
+    with_pool(b, RED)
+    assert validate_casts(b.state(), RED, [cast(card, "group", far)], content) == []
+
+
 def test_N6_bound_spells_cannot_be_boosted():
     content = content_with(BOUND)
     b = Board()
