@@ -702,18 +702,7 @@ class PlayerState:
     # A turn changes each player's pool and cards several times (mana, casts, the draw): these
     # build the new record as evolve does (see record_builder) without its keyword call.
     def with_pool(self, pool: Mana) -> PlayerState:
-        return _build_player(
-            self.side,
-            self.house,
-            self.deck,
-            self.hand,
-            self.discard,
-            pool,
-            self.mana_novices,
-            self.captured,
-            self.lost,
-            self.cast_log,
-        )
+        return self.with_mana(pool, self.mana_novices)
 
     def with_mana(self, pool: Mana, mana_novices: Mana) -> PlayerState:
         return _build_player(
