@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 from engine.coords import Coord, coord
 from engine.orders import CastOrder, Problem, Target
 from engine.position import Position, PositionIndex
-from engine.spells.aim import Aim
+from engine.spells.aim import Aim, aim_of_host
 from engine.spells.checks import ReqContext, failing
 from engine.spells.modifiers import bound_spells, is_invisible
 from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
@@ -190,11 +190,15 @@ def _qualifiers(
     if t.range is not None:
         # A bound spell is cast by what carries it, so its range runs from there (N5; seed 004
         # measures a bound spell from the model casting it), where the carrier is on the board.
-        source = None if carrier is None else _carrier_square(view, carrier)
-        if source is not None and source.dist(at) > t.range:
+        held = None if carrier is None else aim_of_host(view, carrier)
+        source = None if held is None else held.coord
+        if source is None:
+            if not _within(view, side, at, t.range):
+                raise Refusal(
+                    "out_of_range", f"{at} is more than {t.range} squares from your forces"
+                )
+        elif source.dist(at) > t.range:
             raise Refusal("out_of_range", f"{at} is more than {t.range} squares from {source}")
-        if source is None and not _within(view, side, at, t.range):
-            raise Refusal("out_of_range", f"{at} is more than {t.range} squares from your forces")
     if "direct" in flags and not any(g.coord.x == at.x or g.coord.y == at.y for g in friendly):
         raise Refusal("not_direct", f"{at} is not in a straight line from one of your groups")
     if "missile" in flags and not any(line_of_sight(view, g.coord, at) for g in friendly):
@@ -231,20 +235,6 @@ def _qualifiers(
                 )
             if is_invisible(view, group, minion):
                 raise Refusal("invisible", "that minion cannot be targeted by your spells")
-
-
-def _carrier_square(view: Position, carrier: HostRef) -> Coord | None:
-    """Where a bound spell's carrier stands: its structure's square or its hero's group's."""
-    ref = carrier.ref
-    if not isinstance(ref, int):
-        return None
-    if carrier.kind == "structure":
-        structure = view.structure(ref)
-        return None if structure is None else structure.coord
-    if carrier.kind == "minion":
-        group = view.group_of(ref)
-        return None if group is None else group.coord
-    return None
 
 
 def _within(view: Position, side: Side, at: Coord, reach: int) -> bool:
