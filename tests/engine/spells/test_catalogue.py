@@ -9,6 +9,7 @@ from engine.spells.modifiers import effective_minion
 from engine.spells.primitives import PRIMITIVES
 from engine.spells.requirements import REQUIREMENTS
 from engine.spells.schema import SpellDataError
+from engine.spells.targeting import validate_casts
 from engine.spells.vocab import (
     ALLEGIANCES,
     CLASSES,
@@ -19,7 +20,7 @@ from engine.spells.vocab import (
     TARGET_KINDS,
 )
 from engine.state import Minion
-from tests.engine.spells.helpers import RED, Board, at, cast, run, with_pool
+from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
 
@@ -272,6 +273,23 @@ def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargo
     phantasms = summoned("phantasm")
     assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms] == [("Phantasm", 9, 1, 3)] * 2
     assert all("flight" in m.walks for m in phantasms)
+
+
+def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_squares(content):
+    """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
+    (docs/spells.md D-SP33)."""
+    b = Board()
+    b.group(RED, "D3")
+    near = b.group(BLUE, "D6", "swordsman", "archer")  # 3 squares from the red group
+    far = b.group(BLUE, "D8")  # 5 squares
+    card = b.card(RED, "psychic_storm")
+    with_pool(b, RED)
+    problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    world = run(b, {RED: [cast(card, "group", near)]})
+    group = world.group(near)
+    assert group is not None
+    assert [m.max_hp - m.hp for m in group.minions] == [2, 2]
 
 
 def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_any_group_one():
