@@ -4,7 +4,8 @@
 side. ``level`` is one of :data:`LEVELS`; ``rng`` is the caller's generator (the only source of
 randomness, so a seed always gives the same orders); ``budget`` caps the simulations of the
 searching levels, ``seconds`` adds an anytime time cap for ``expert``, and ``options`` is the
-match's ruleset (duel dice).
+match's ruleset (duel dice). ``concedes(view)`` says when a computer side gives a lost game up
+(G8), whatever its level.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import logging
 import random
 
+from ai.concession import concedes
 from ai.expert import Mapper, expert_orders
 from ai.players import DESCRIPTIONS, LEVELS, Level, greedy_orders, random_orders, strong_orders
 from engine.content import Content, load_content
@@ -76,4 +78,4 @@ def _fallback(
         return Orders()
 
 
-__all__ = ["DESCRIPTIONS", "LEVELS", "Level", "choose_orders"]
+__all__ = ["DESCRIPTIONS", "LEVELS", "Level", "choose_orders", "concedes"]

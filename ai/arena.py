@@ -11,13 +11,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ai.concession import conceding_side
 from ai.players import Level
 from engine.content import Content
 from engine.orders import Orders, Problem
 from engine.report import TurnReport
 from engine.setup import MatchConfig, default_deck, new_game
 from engine.state import SIDES, GameState, Side
-from engine.turn import resolve_turn
+from engine.turn import concede, resolve_turn
 from engine.validate import validate_orders
 from engine.view import view_for
 
@@ -71,7 +72,8 @@ def play_match(
     sees each position with the orders given in it, ``after_turn`` each turn's report with the
     position it led to. ``config`` replaces the seed's :func:`match_config` (to choose houses,
     decks or realm); ``seed`` still seeds the players' generators unless ``rngs`` replaces them.
-    ``start`` plays on from a position of a match instead of a new one (``config`` unused)."""
+    ``start`` plays on from a position of a match instead of a new one (``config`` unused).
+    A side that concedes at the start of a turn (:func:`ai.concedes`) ends the match there."""
     from ai import choose_orders
 
     pick = choose or choose_orders
@@ -80,6 +82,10 @@ def play_match(
     if rngs is None:
         rngs = {side: random.Random(f"ai-player:{seed}:{side}") for side in SIDES}
     while state.result is None and state.turn <= max_turns:
+        loser = conceding_side(state, content)
+        if loser is not None:
+            state = concede(state, loser)
+            break
         orders: dict[Side, Orders] = {}
         for side in SIDES:
             view = view_for(state, side, content)
