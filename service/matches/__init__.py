@@ -91,7 +91,7 @@ class MatchService:
             workers=workers or os.cpu_count() or 2,
         )
         self._queries = Queries(self._core)
-        self._orders = OrderBook(self._core, self.resolve_match)
+        self._orders = OrderBook(self._core, self.resolve_match, self.concede)
         self._resolver = Resolver(self._core, self._orders.play_computers)
         self._lifecycle = Lifecycle(self._core, self._orders.play_computers)
         self._control = Control(self._core, self._orders.play_computers)

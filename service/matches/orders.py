@@ -13,7 +13,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from ai import choose_orders
+from ai import choose_orders, concedes
 from engine.content import load_content
 from engine.orders import Orders
 from engine.state import GameState, Side
@@ -41,11 +41,16 @@ log = logging.getLogger(__name__)
 
 class OrderBook:
     def __init__(
-        self, core: MatchCore, resolve: Callable[[int], Awaitable[ResolvedTurn | None]]
+        self,
+        core: MatchCore,
+        resolve: Callable[[int], Awaitable[ResolvedTurn | None]],
+        concede: Callable[[int, str], Awaitable[object]],
     ) -> None:
         self.core = core
         # Resolves the match's turn if it is due (called once both sides confirmed).
         self.resolve = resolve
+        # Ends the match as a concession by the player (a computer seat's, for a lost game).
+        self.concede = concede
 
     async def submit_orders(
         self,
@@ -168,7 +173,8 @@ class OrderBook:
         return len(matches)
 
     async def play_computers(self, match_id: int) -> None:
-        """Give and confirm the orders of the match's computer seats for the open turn.
+        """Give and confirm the orders of the match's computer seats for the open turn, or
+        concede for a seat whose game is lost (:func:`ai.concedes`).
 
         Called whenever a turn opens; a seat that already confirmed this turn is left alone, so
         a repeated call does nothing."""
@@ -190,6 +196,10 @@ class OrderBook:
             content = load_content()
             state = GameState.from_dict(match.state)
             view = view_for(state, Side(seat.side), content)
+            if concedes(view):
+                # A lost game (ai.concession): the human wins now instead of walking on.
+                await self.concede(match_id, seat.player_id)
+                return
             rng = random.Random(f"{match.seed}:{match.turn}:{seat.side}")
             executor = self.core.executor
             orders = await asyncio.to_thread(
