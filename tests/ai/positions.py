@@ -53,3 +53,21 @@ def position(
         players=(red, replace(base.player(Side.BLUE), pool=Mana())),
         next_id=20000,
     )
+
+
+def standoff(content: Content, red: list[str], blue_towns: int, *, red_towns: int = 0) -> GameState:
+    """Red with ``red`` on D5 and its Sanctum (and ``red_towns`` towns); blue with two full
+    groups of swordsmen (112 hit points), its Sanctum and ``blue_towns`` towns: with nothing on
+    red's side and two blue towns, a game red concedes (``ai.concession``)."""
+    groups = [group(content, 2, Side.BLUE, "I8", ["swordsman"] * 8)]
+    groups.append(group(content, 3, Side.BLUE, "H9", ["swordsman"] * 8))
+    if red:
+        groups.append(group(content, 1, Side.RED, "D5", red))
+    towns = ["F3", "G3", "F10", "G10", "B7"][: blue_towns + red_towns]
+    state = position(content, groups, towns=towns)
+    owners = [Side.BLUE] * blue_towns + [Side.RED] * red_towns
+    structures = list(state.structures)
+    for at, owner in zip(towns, owners, strict=True):
+        index = next(i for i, s in enumerate(structures) if s.coord.name == at)
+        structures[index] = replace(structures[index], owner=owner)
+    return replace(state, structures=tuple(structures))

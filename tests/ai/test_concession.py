@@ -3,18 +3,16 @@ holds at least three structures and eight times its hit points on the board."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from ai import Level, concedes
 from ai.arena import play_match
 from ai.concession import conceding_side
 from engine.content import Content, load_content
-from engine.state import GameState, Side
+from engine.state import Side
 from engine.turn import concede
 from engine.view import view_for
-from tests.ai.positions import group, position
+from tests.ai.positions import standoff
 
 RED, BLUE = Side.RED, Side.BLUE
 
@@ -24,27 +22,10 @@ def content() -> Content:
     return load_content()
 
 
-def _game(content: Content, red: list[str], blue_towns: int, *, red_towns: int = 0) -> GameState:
-    """Red with ``red`` on D5 and its Sanctum (and ``red_towns`` towns); blue with two full
-    groups of swordsmen (112 hit points), its Sanctum and ``blue_towns`` towns."""
-    groups = [group(content, 2, BLUE, "I8", ["swordsman"] * 8)]
-    groups.append(group(content, 3, BLUE, "H9", ["swordsman"] * 8))
-    if red:
-        groups.append(group(content, 1, RED, "D5", red))
-    towns = ["F3", "G3", "F10", "G10", "B7"][: blue_towns + red_towns]
-    state = position(content, groups, towns=towns)
-    owners = [BLUE] * blue_towns + [RED] * red_towns
-    structures = list(state.structures)
-    for at, owner in zip(towns, owners, strict=True):
-        index = next(i for i, s in enumerate(structures) if s.coord.name == at)
-        structures[index] = replace(structures[index], owner=owner)
-    return replace(state, structures=tuple(structures))
-
-
 def test_a_side_with_only_its_sanctum_and_an_eighth_of_the_hit_points_concedes(
     content: Content,
 ) -> None:
-    state = _game(content, ["swordsman", "swordsman"], blue_towns=2)  # 14 against 112
+    state = standoff(content, ["swordsman", "swordsman"], blue_towns=2)  # 14 against 112
     assert concedes(view_for(state, RED, content))
     assert not concedes(view_for(state, BLUE, content))
     assert conceding_side(state, content) == RED
@@ -61,13 +42,13 @@ def test_a_side_with_only_its_sanctum_and_an_eighth_of_the_hit_points_concedes(
 def test_no_concession_while_the_game_can_still_turn(
     content: Content, red: list[str], blue_towns: int, red_towns: int, why: str
 ) -> None:
-    state = _game(content, red, blue_towns, red_towns=red_towns)
+    state = standoff(content, red, blue_towns, red_towns=red_towns)
     assert not concedes(view_for(state, RED, content)), why
     assert conceding_side(state, content) is None
 
 
 def test_a_spectator_or_a_finished_game_never_concedes(content: Content) -> None:
-    state = _game(content, [], blue_towns=2)
+    state = standoff(content, [], blue_towns=2)
     assert not concedes(view_for(state, None, content))
     assert not concedes(view_for(concede(state, BLUE), RED, content))
 
@@ -75,7 +56,7 @@ def test_a_spectator_or_a_finished_game_never_concedes(content: Content) -> None
 def test_a_match_in_a_lost_position_ends_by_concession_before_its_turn(
     content: Content,
 ) -> None:
-    state = _game(content, ["archer"], blue_towns=3)
+    state = standoff(content, ["archer"], blue_towns=3)
     levels: dict[Side, Level] = {side: "greedy" for side in Side}
     record = play_match(7, levels, content, start=state)
     assert (record.winner, record.reason, record.turns) == (BLUE, "concession", state.turn - 1)

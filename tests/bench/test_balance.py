@@ -32,6 +32,7 @@ from engine.orders import Orders
 from engine.setup import default_deck
 from engine.state import GameState, Mana, Side
 from engine.turn import resolve_turn
+from tests.ai.positions import standoff
 
 REQUIRED_KEYS = {
     "games",
@@ -397,3 +398,21 @@ def test_resume_refuses_games_saved_by_another_build(
 def test_resume_needs_save_turns() -> None:
     with pytest.raises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
         main(["--resume"])
+
+
+def test_a_replay_ends_where_a_side_concedes(tmp_path: Path, content: Content) -> None:
+    """Resolving saved turns again applies the computer's concession (ai.concession) as a game
+    played does, so games saved before the rule give today's result."""
+    lost = standoff(content, [], blue_towns=2)
+    header = {"index": 0, "seed": 1, "red": "war", "blue": "war", "realm": "veldt"}
+    header |= {"level": STRONGEST, "budget": None, "max_turns": 60}
+    lines = [
+        {"game": header},
+        {"turn": lost.turn, "state": lost.to_dict(), "orders": {"red": {}, "blue": {}}},
+        {"result": None, "turns": lost.turn},
+    ]
+    path = tmp_path / "game-0000.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = replay_saved(path, content)
+    assert result is not None
+    assert (result.winner, result.reason, result.turns) == ("blue", "concession", lost.turn)
