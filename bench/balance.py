@@ -379,12 +379,11 @@ def replay_saved(path: Path, content: Content, play_on: int | None = None) -> Ga
         final, report = resolve_turn(state, orders, content=content)
         tally.after(final, report)
         # As in a game played (ai.arena.play_match): a side may concede before a turn.
-        loser = None
         if final.result is None and final.turn <= int(header["max_turns"]):
             loser = conceding_side(final, content)
-        if loser is not None:
-            final = concede(final, loser)
-            break
+            if loser is not None:
+                final = concede(final, loser)
+                break
     if final is None:
         return None
     if play_on is not None and final.result is None and final.turn == play_on:

@@ -198,7 +198,11 @@ class OrderBook:
             view = view_for(state, Side(seat.side), content)
             if concedes(view):
                 # A lost game (ai.concession): the human wins now instead of walking on.
-                await self.concede(match_id, seat.player_id)
+                try:
+                    await self.concede(match_id, seat.player_id)
+                except ServiceError:
+                    # The match stopped or ended while the computer looked at it.
+                    log.info("computer concession for match %s dropped", match_id)
                 return
             rng = random.Random(f"{match.seed}:{match.turn}:{seat.side}")
             executor = self.core.executor
