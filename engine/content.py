@@ -167,6 +167,9 @@ class Economy:
 
     start_recruits: tuple[str, ...] = ("swordsman", "swordsman", "archer", "archer")
     start_novices: int = 0
+    blue_novices: int = 0
+    """Novices blue's Sanctum holds on turn 1 besides ``start_novices``: blue starts without the
+    initiative (I1), which is worth a side's opening race for the towns (D-START-NOVICES)."""
     novice_every: Mapping[str, int] = field(
         default_factory=lambda: {"sanctum": 4, "town": 2, "colony": 2}
     )
@@ -426,7 +429,9 @@ def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
     unknown = set(data) - {"start", "sanctum", "town", "colony", "deck"}
     if unknown:
         raise ContentError(path.name, sorted(unknown)[0], None, "unknown table")
-    start = _entry(path.name, "start", data.get("start", {}), ("recruits", "novices"))
+    start = _entry(
+        path.name, "start", data.get("start", {}), ("recruits", "novices", "blue_novices")
+    )
     recruits = start.texts("recruits")
     for unit in recruits:
         if units.get(unit) is None or units[unit].kind != "recruit":
@@ -449,6 +454,7 @@ def _load_economy(path: Path, units: Mapping[str, UnitType]) -> Economy:
     return Economy(
         start_recruits=recruits,
         start_novices=start.integer("novices"),
+        blue_novices=start.integer("blue_novices", default=0),
         novice_every=rates,
         sanctum_primary=sanctum.integer("primary"),
         sanctum_secondary=sanctum.integer("secondary"),

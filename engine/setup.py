@@ -138,7 +138,8 @@ def new_game(config: MatchConfig, content: Content) -> GameState:
     economy = content.economy
     for side in (Side.RED, Side.BLUE):
         nation = content.houses[config.houses[side]].nation
-        novices = (nation,) * economy.start_novices
+        count = economy.start_novices + (economy.blue_novices if side is Side.BLUE else 0)
+        novices = (nation,) * count
         structures.append(Structure(next_id, "sanctum", board.sanctum(side), side, novices=novices))
         next_id += 1
     for at in sorted(towns, key=lambda c: (c.y, c.x)):

@@ -99,6 +99,12 @@ def data(tmp_path: Path) -> Path:
         ),
         (
             "economy.toml",
+            "blue_novices = 1",
+            "blue_novices = -1",
+            "economy.toml: [start] key 'blue_novices': must be at least 0",
+        ),
+        (
+            "economy.toml",
             "[town]\nnovice_every = 2",
             "[town]\nnovice_every = 0",
             "economy.toml: [town] key 'novice_every': must be at least 1",

@@ -127,13 +127,13 @@ def test_G3_start_with_sanctum_four_recruits_deck_and_hand(opening: GameState) -
     assert all(s.owner == NEUTRAL and not s.novices for s in opening.structures if s.kind == "town")
 
 
-def test_D_START_NOVICES_each_sanctum_starts_with_four_novices_of_its_nation(
+def test_D_START_NOVICES_red_starts_with_four_novices_and_blue_without_initiative_five(
     opening: GameState,
 ) -> None:
-    for side, nation in ((Side.RED, "human"), (Side.BLUE, "elf")):
+    for side, nation, count in ((Side.RED, "human", 4), (Side.BLUE, "elf", 5)):
         sanctum = opening.sanctum(side)
         assert sanctum is not None
-        assert sanctum.novices == (nation,) * 4
+        assert sanctum.novices == (nation,) * count
         assert sanctum.counter == 0
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from engine.spells.catalogue import load_spells, parse_spell_table
-from engine.spells.modifiers import effective_minion
+from engine.spells.modifiers import can_move, effective_minion
 from engine.spells.primitives import PRIMITIVES
 from engine.spells.requirements import REQUIREMENTS
 from engine.spells.schema import SpellDataError
@@ -290,6 +290,24 @@ def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_s
     group = world.group(near)
     assert group is not None
     assert [m.max_hp - m.hp for m in group.minions] == [2, 2]
+
+
+def test_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(content):
+    """Despair's long hold lasts three turns where it used to last until dispelled: a lasting
+    root on the enemy's main army decided Despair's games (docs/balance.md "Despair")."""
+    b = Board()
+    b.group(RED, "D3")
+    near = b.group(BLUE, "D7")  # 4 squares from the red group
+    far = b.group(BLUE, "D8")
+    card = b.card(RED, "complacency")
+    with_pool(b, RED)
+    problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    world = run(b, {RED: [cast(card, "group", near)]})
+    group = world.group(near)
+    assert group is not None and not can_move(world, group)
+    (held,) = [s for s in world.spell_map.values() if s.spell_id == "complacency"]
+    assert held.get("expires_turn") == world.turn + 3
 
 
 def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_any_group_one():
