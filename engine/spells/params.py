@@ -9,7 +9,7 @@ also names the file and the spell.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.tables import Table
 
@@ -42,27 +42,31 @@ class Params:
     """Validated keys of one primitive, in a fixed order (hashable, comparable)."""
 
     items: tuple[tuple[str, ParamValue], ...] = ()
+    # The items by name: the effects read their keys many times a turn (a summoned minion's
+    # stats, a modifier's amount), a lookup where a scan of the items compared name after name.
+    _by_name: Mapping[str, ParamValue] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # Reversed, so that a repeated name keeps its first value, as a scan would find it.
+        object.__setattr__(self, "_by_name", dict(reversed(self.items)))
 
     def get(self, key: str) -> ParamValue | None:
-        for name, value in self.items:
-            if name == key:
-                return value
-        return None
+        return self._by_name.get(key)
 
     def num(self, key: str, default: int = 0) -> int:
-        value = self.get(key)
+        value = self._by_name.get(key)
         return value if isinstance(value, int) and not isinstance(value, bool) else default
 
     def text(self, key: str, default: str = "") -> str:
-        value = self.get(key)
+        value = self._by_name.get(key)
         return value if isinstance(value, str) else default
 
     def flag(self, key: str, default: bool = False) -> bool:
-        value = self.get(key)
+        value = self._by_name.get(key)
         return value if isinstance(value, bool) else default
 
     def texts(self, key: str) -> tuple[str, ...]:
-        value = self.get(key)
+        value = self._by_name.get(key)
         return value if isinstance(value, tuple) else ()
 
     def to_dict(self) -> dict[str, object]:
