@@ -93,8 +93,17 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
     origin: dict[int, Coord] = {}
     rank: dict[int, int] = {}
     occupants: dict[Coord, list[int]] = {}
-    for g in world.groups:
-        occupants.setdefault(g.coord, []).append(g.id)
+    # The squares that may hold more than one group (a group came onto an occupied one, or
+    # bounced back to its own): pass II looks for overstacks among these, not among every
+    # occupied square in each of its rounds.
+    stacked: set[Coord] = set()
+    for g in world.group_map.values():
+        at = g.coord
+        if at in occupants:
+            occupants[at].append(g.id)
+            stacked.add(at)
+        else:
+            occupants[at] = [g.id]
 
     # Pass I: overstacking.
     terrain = world.terrain
@@ -134,7 +143,11 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
                 _emit_blocked(world, group, start, move.dest, reason)
             continue
         occupants[start].remove(group.id)
-        occupants.setdefault(at, []).append(group.id)
+        if at in occupants:
+            occupants[at].append(group.id)
+            stacked.add(at)
+        else:
+            occupants[at] = [group.id]
         origin[group.id] = start
         rank[group.id] = move.rank
         world.place_group(group.id, at)
@@ -147,7 +160,7 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
 
     # Pass II: unstacking, repeated until every square holds one group.
     while True:
-        crowded = [at for at, ids in occupants.items() if len(ids) > 1]
+        crowded = [at for at in stacked if len(occupants[at]) > 1]
         if not crowded:
             break
         at = min(crowded, key=lambda c: (c.y, c.x))
@@ -163,7 +176,7 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
                 world.merge_groups(gid, winner_id)
                 origin.pop(gid, None)
                 continue
-            _bounce(world, group, origin, occupants)
+            _bounce(world, group, origin, occupants, stacked)
 
     # Arrivals: spells hear "group_entered" in movement order.
     for move in planned:
@@ -199,7 +212,11 @@ def _vote_key(
 
 
 def _bounce(
-    world: World, group: Group, origin: dict[int, Coord], occupants: dict[Coord, list[int]]
+    world: World,
+    group: Group,
+    origin: dict[int, Coord],
+    occupants: dict[Coord, list[int]],
+    stacked: set[Coord],
 ) -> None:
     home = origin.pop(group.id, None)
     here = group.coord
@@ -223,3 +240,4 @@ def _bounce(
         return
     world.place_group(group.id, home)
     occupants.setdefault(home, []).append(group.id)
+    stacked.add(home)
