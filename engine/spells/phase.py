@@ -81,9 +81,13 @@ def expire_spells(world: World) -> None:
 def _resolve_all(world: World, casts: dict[Side, list[CastOrder]]) -> list[_Cast]:
     out = []
     for side in SIDES:
+        orders = casts.get(side)
+        if not orders:
+            # Most turns a side casts nothing: its hand is not worth listing.
+            continue
         player = world.player(side)
         hand = [(c.uid, c.spell_id) for c in player.hand]
-        for index, order in enumerate(casts.get(side, [])):
+        for index, order in enumerate(orders):
             resolved = resolve_cast(world, side, order, hand=hand, house=player.house)
             out.append(
                 _Cast(side, index, order, None if not isinstance(resolved, Resolved) else resolved)
