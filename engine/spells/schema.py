@@ -29,6 +29,7 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
+from engine.state import Mana
 from engine.tables import Table, TableError
 
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -122,10 +123,26 @@ class SpellDef:
     triggers: tuple[Trigger, ...] = ()
     on_squander: tuple[Effect, ...] = ()
     source: str = field(default="", compare=False)
+    # Worked out once from the fields above, not fields of the definition themselves (no
+    # equality, no repr): the spell phase asks every cast whether it is instant several times,
+    # and a cast's cost in mana when its orders are checked and again when it executes.
+    instant: bool = field(init=False, repr=False, compare=False)
+    """A manifestation, summoning or hero: it never becomes active (S2)."""
+    mana_cycle: tuple[Mana, ...] = field(init=False, repr=False, compare=False)
+    """:meth:`cost_on_turn` as mana of the house's types, for each turn of the cycle."""
+    boosted_mana: Mana | None = field(init=False, repr=False, compare=False)
+    """``boosted_cost`` as mana of the house's types."""
 
-    @property
-    def instant(self) -> bool:
-        return self.type in INSTANT_TYPES
+    def __post_init__(self) -> None:
+        primary, secondary = HOUSES[self.house]
+
+        def mana(cost: Cost) -> Mana:
+            return Mana().plus(((primary, cost.primary), (secondary, cost.secondary)))
+
+        derive = object.__setattr__
+        derive(self, "instant", self.type in INSTANT_TYPES)
+        derive(self, "mana_cycle", tuple(map(mana, self.cost_cycle or (self.cost,))))
+        derive(self, "boosted_mana", None if self.boosted_cost is None else mana(self.boosted_cost))
 
     @property
     def deckable(self) -> bool:
@@ -151,6 +168,11 @@ class SpellDef:
         if not self.cost_cycle:
             return self.cost
         return self.cost_cycle[turn % len(self.cost_cycle)]
+
+    def mana_on_turn(self, turn: int) -> Mana:
+        """:meth:`cost_on_turn` as mana of the house's types."""
+        cycle = self.mana_cycle
+        return cycle[turn % len(cycle)]
 
     def effects_for(self, boosted: bool) -> tuple[Effect, ...]:
         return self.boosted_effects if boosted and self.boosted_effects else self.effects

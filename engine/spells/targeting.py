@@ -16,13 +16,13 @@ from engine.position import Position, PositionIndex
 from engine.spells.aim import Aim, aim_of_host
 from engine.spells.checks import ReqContext, failing
 from engine.spells.modifiers import bound_spells, is_invisible
-from engine.spells.vocab import GROUP_KINDS, HOUSES, MINION_KINDS, SQUARE_KINDS
+from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SQUARE_KINDS
 from engine.squares import terrain_is_fixed
 from engine.state import GLOBE, GameState, HostRef, Mana, Side
 
 if TYPE_CHECKING:
     from engine.content import Content
-    from engine.spells.schema import Cost, SpellDef
+    from engine.spells.schema import SpellDef
 
 LOS_BLOCKERS = frozenset({"mountain", "forest"})
 # Named tuples (aims, resolved casts) built from their fields in order, without their Python-level
@@ -32,11 +32,6 @@ _GLOBE_AIM: Final = Aim(GLOBE)
 # Nothing to pay, and the start of every sum of costs (a named tuple's own constructor is a
 # Python call, and a turn works out several costs).
 _NO_MANA: Final = Mana()
-
-
-def cost_mana(spell: SpellDef, cost: Cost) -> Mana:
-    primary, secondary = HOUSES[spell.house]
-    return _NO_MANA.plus(((primary, cost.primary), (secondary, cost.secondary)))
 
 
 def order_kind(spell: SpellDef) -> str:
@@ -342,9 +337,9 @@ def resolve_cast(
 def cast_cost(spell: SpellDef, cast: CastOrder, turn: int, source: str) -> Mana:
     if source == "bound":
         return _NO_MANA
-    if cast.boosted and spell.boosted_cost is not None:
-        return cost_mana(spell, spell.boosted_cost)
-    return cost_mana(spell, spell.cost_on_turn(turn))
+    if cast.boosted and spell.boosted_mana is not None:
+        return spell.boosted_mana
+    return spell.mana_on_turn(turn)
 
 
 def _cast_problems(
