@@ -91,7 +91,7 @@ def deliver(world: World, uids: list[int], event: str, subject: HostRef | None) 
     handler = world.handler
     spell_map = world.spell_map
     if world.presence.skip_deaf:
-        # A spell without a reaction to the event (SpellHooks.reacts) ignores it.
+        # A spell without a reaction to the event (SpellHooks.reacting) ignores it.
         hearing = world.presence.reacting_ids(event)
         if not hearing:
             return

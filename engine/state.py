@@ -934,16 +934,16 @@ class GameState:
             object.__setattr__(self, "_records", found)
         return found
 
-    def spell_answers(self, content: object, reacts: object) -> SpellAnswers:
+    def spell_answers(self, content: object, reacting: object) -> SpellAnswers:
         """Where the turns resolved from this state with ``content`` and the spell rules'
-        ``reacts`` keep what depends only on the active spells and the rules (which spell ids
+        ``reacting`` keep what depends only on the active spells and the rules (which spell ids
         react to an event, where the spells of given ids sit, the queries' memo). A computer's
         search resolves one position many times over: each turn's World fills these while its
         spells are still this state's and starts its own as soon as one comes, goes or
         changes, so they hold only answers about this state's spells."""
         found = self._spell_answers
-        if found is None or found[0] is not content or found[1] != reacts:
-            found = (content, reacts, SpellAnswers({}, {}, {}))
+        if found is None or found[0] is not content or found[1] != reacting:
+            found = (content, reacting, SpellAnswers({}, {}, {}))
             object.__setattr__(self, "_spell_answers", found)
         return found[2]
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engine.coords import Coord
-from engine.spells.presence import Reacts, SpellPresence
+from engine.spells.presence import Reacting, SpellPresence
 from engine.state import (
     BLUE,
     RED,
@@ -53,9 +53,9 @@ class Store:
     """The records of a position in dicts, read live (a :class:`~engine.position.Position`)."""
 
     def __init__(
-        self, state: GameState, content: Content, reacts: Reacts, *, skip_deaf: bool
+        self, state: GameState, content: Content, reacting: Reacting, *, skip_deaf: bool
     ) -> None:
-        """``reacts`` and ``skip_deaf`` tell the presence which spells hear which events."""
+        """``reacting`` and ``skip_deaf`` tell the presence which spells hear which events."""
         self.content = content
         self.seed = state.seed
         self.turn = state.turn
@@ -84,9 +84,9 @@ class Store:
             self.spell_map,
             self._structure_at,
             content,
-            reacts,
+            reacting,
             skip_deaf=skip_deaf,
-            answers=state.spell_answers(content, reacts),
+            answers=state.spell_answers(content, reacting),
         )
 
     # ------------------------------------------------------------------ snapshot

@@ -62,8 +62,8 @@ class SpellHooks(Protocol):
     ) -> None:
         """``spell`` hears ``event`` about ``subject`` (None for turn-wide events)."""
 
-    def reacts(self, content: Content, spell_id: str, event: str) -> bool:
-        """Whether active copies of ``spell_id`` react to ``event`` at all."""
+    def reacting(self, content: Content, event: str) -> frozenset[str]:
+        """The ids of the catalogue's spells whose active copies react to ``event`` at all."""
 
     def end_spell(self, world: World, uid: int, reason: str) -> None:
         """An active spell leaves play."""
@@ -87,7 +87,7 @@ class World(Store):
     ) -> None:
         """``hooks`` carry out the spell rules; ``on_event`` replaces ``hooks.on_event`` as the
         listener (tests); ``record=False`` builds no report (see :class:`Recorder`)."""
-        super().__init__(state, content, hooks.reacts, skip_deaf=on_event is None)
+        super().__init__(state, content, hooks.reacting, skip_deaf=on_event is None)
         self.hooks = hooks
         self.rng = rng
         self.report = Recorder(recording=record)

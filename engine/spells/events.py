@@ -10,7 +10,7 @@ persistent requirements are false is not potent and does not react.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
@@ -22,12 +22,13 @@ if TYPE_CHECKING:
     from engine.world import World
 
 HOST_EVENTS = frozenset({"host_dying", "host_killed"})
+_NO_IDS: Final = frozenset[str]()
 
 
-def reacts(content: Content, spell_id: str, event: str) -> bool:
-    """Whether active copies of ``spell_id`` react to ``event`` (a broadcaster may skip others)."""
-    events = content.index.reactions.get(spell_id)
-    return events is not None and event in events
+def reacting(content: Content, event: str) -> frozenset[str]:
+    """The ids of the spells whose active copies react to ``event`` (a broadcaster may skip the
+    others)."""
+    return content.index.reacting.get(event, _NO_IDS)
 
 
 def _concerns(world: World, spell: ActiveSpell, event: str, subject: HostRef | None) -> bool:

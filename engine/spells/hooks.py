@@ -26,8 +26,8 @@ class SpellRules:
     ) -> None:
         events.on_event(world, spell, event, subject)
 
-    def reacts(self, content: Content, spell_id: str, event: str) -> bool:
-        return events.reacts(content, spell_id, event)
+    def reacting(self, content: Content, event: str) -> frozenset[str]:
+        return events.reacting(content, event)
 
     def end_spell(self, world: World, uid: int, reason: str) -> None:
         effects.end_spell(world, uid, reason)

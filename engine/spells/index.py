@@ -47,6 +47,8 @@ class CatalogueIndex:
     reactions: Mapping[str, frozenset[str]]
     """Spell id -> the events it reacts to: its triggers' and its ``expires_on`` (reacting
     spells only)."""
+    reacting: Mapping[str, frozenset[str]]
+    """Event -> the ids of the spells that react to it (``reactions`` the other way round)."""
     attributes: Mapping[str, SpellDef]
     """House -> its attribute spell (N4)."""
     who: Mapping[int, str]
@@ -61,6 +63,7 @@ class CatalogueIndex:
         continuous: dict[str, Mapping[str, tuple[Effect, ...]]] = {}
         ops: dict[str, set[str]] = {}
         reactions: dict[str, frozenset[str]] = {}
+        reacting: dict[str, set[str]] = {}
         attributes: dict[str, SpellDef] = {}
         who: dict[int, str] = {}
         changes: dict[int, tuple[int, str, int]] = {}
@@ -88,6 +91,8 @@ class CatalogueIndex:
                 events.add(spell.expires_on)
             if events:
                 reactions[spell.id] = frozenset(events)
+            for event in events:
+                reacting.setdefault(event, set()).add(spell.id)
             if spell.spell_class == "attribute":
                 attributes[spell.house] = spell
             instant = (*spell.effects, *spell.boosted_effects)
@@ -98,6 +103,7 @@ class CatalogueIndex:
             continuous=MappingProxyType(continuous),
             ops=MappingProxyType({op: frozenset(ids) for op, ids in ops.items()}),
             reactions=MappingProxyType(reactions),
+            reacting=MappingProxyType({event: frozenset(ids) for event, ids in reacting.items()}),
             attributes=MappingProxyType(attributes),
             who=MappingProxyType(who),
             changes=MappingProxyType(changes),

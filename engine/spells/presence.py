@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 # A record's id, read in C: whether any member of a group hosts a spell is a set's isdisjoint
 # over the members' ids (a generator would cost a frame and a resumption per member).
 _ID: Final = attrgetter("id")
-# Whether active copies of a spell id react to an event (``SpellHooks.reacts``).
-Reacts = Callable[["Content", str, str], bool]
+# The ids of the catalogue's spells whose active copies react to an event
+# (``SpellHooks.reacting``).
+Reacting = Callable[["Content", str], frozenset[str]]
 
 
 class Reach:
@@ -62,7 +63,7 @@ class SpellPresence:
         spell_map: dict[int, ActiveSpell],
         structure_at: dict[Coord, int],
         content: Content,
-        reacts: Reacts,
+        reacting: Reacting,
         *,
         skip_deaf: bool,
         answers: SpellAnswers | None = None,
@@ -75,7 +76,7 @@ class SpellPresence:
         self.spell_map = spell_map
         self._structure_at = structure_at
         self._content = content
-        self._reacts = reacts
+        self._reacting_in = reacting
         self.skip_deaf = skip_deaf
         # Bumped by every change to the active spells.
         self.generation = 0
@@ -240,10 +241,9 @@ class SpellPresence:
         """The ids of the active spells that react to ``event``."""
         found = self._reacting.get(event)
         if found is None:
-            content, reacts = self._content, self._reacts
-            found = self._reacting[event] = frozenset(
-                sid for sid in self._id_counts if reacts(content, sid, event)
-            )
+            # The catalogue's answer narrowed to the ids present, in one call.
+            catalogue = self._reacting_in(self._content, event)
+            found = self._reacting[event] = catalogue.intersection(self._id_counts)
         return found
 
     def reach(self, spell_ids: frozenset[str]) -> Reach | None:

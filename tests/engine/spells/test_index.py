@@ -60,3 +60,12 @@ def test_reactions_and_attributes_follow_the_spell_files(content: Content) -> No
         assert index.reactions.get(sid, frozenset()) == frozenset(events)
         if spell.spell_class == "attribute":
             assert index.attributes[spell.house] is spell
+
+
+def test_each_event_lists_exactly_the_spells_that_react_to_it(content: Content) -> None:
+    index = content.index
+    for event, ids in index.reacting.items():
+        assert ids == {sid for sid, events in index.reactions.items() if event in events}
+    for sid, events in index.reactions.items():
+        for event in events:
+            assert sid in index.reacting[event]

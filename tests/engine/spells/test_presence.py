@@ -13,7 +13,8 @@ C3 = coord(2, 2)
 
 def _presence(spells: list[ActiveSpell]) -> tuple[SpellPresence, dict[int, ActiveSpell]]:
     spell_map = {s.uid: s for s in spells}
-    presence = SpellPresence(spell_map, {}, CONTENT, lambda c, sid, event: True, skip_deaf=True)
+    every = frozenset(CONTENT.spells)
+    presence = SpellPresence(spell_map, {}, CONTENT, lambda c, event: every, skip_deaf=True)
     return presence, spell_map
 
 
