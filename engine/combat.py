@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.coords import name_of
+from engine.coords import NEIGHBOURS, Coord, name_of
 from engine.queries import effective_stats
 from engine.report import Event
 from engine.state import NEUTRAL, Group, HostRef, Minion
@@ -183,12 +183,14 @@ def precedence(world: World, group: Group) -> tuple[int, int]:
 def resolve_combat(world: World, strikes: bool = False) -> None:
     """Every fight of the turn, in precedence order; ``strikes`` also records every strike."""
     group_map = world.group_map
-    at_square = {g.coord: g.id for g in group_map.values()}
     # ``precedence`` before any fight, without a call per group: the groups are in id order,
-    # so each rank's in turn, in that order, are what a stable sort by rank gives.
+    # so each rank's in turn, in that order, are what a stable sort by rank gives. The same
+    # pass notes the group on each square.
     rank = {world.initiative: 0, NEUTRAL: 1, world.initiative.other: 2}
     ranked: tuple[list[Group], list[Group], list[Group]] = ([], [], [])
+    at_square: dict[Coord, int] = {}
     for g in group_map.values():
+        at_square[g.coord] = g.id
         ranked[rank[g.owner]].append(g)
     ordered = [*ranked[0], *ranked[1], *ranked[2]]
     fought: set[tuple[int, int]] = set()
@@ -197,7 +199,7 @@ def resolve_combat(world: World, strikes: bool = False) -> None:
         if group.id not in group_map:
             continue
         enemies = []
-        for n in group.coord.neighbours():
+        for n in NEIGHBOURS[group.coord]:
             # Most squares next to a group are empty: a membership test settles those.
             if n in at_square:
                 other = group_map.get(at_square[n])

@@ -8,7 +8,7 @@ cheap in the movement and combat loops.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Final, NamedTuple
 
@@ -86,3 +86,10 @@ def _neighbours(x: int, y: int) -> tuple[Coord, ...]:
         for dx, dy in steps
         if 0 <= x + dx < MAX_SIZE and 0 <= y + dy < MAX_SIZE
     )
+
+
+# ``Coord.neighbours`` of every square of the 26x26 grid, worked out once (never changed): combat
+# looks up each group's neighbours every turn, where the method is a call and a cached call more.
+NEIGHBOURS: Final[Mapping[Coord, tuple[Coord, ...]]] = {
+    c: c.neighbours() for c in (coord(x, y) for x in range(MAX_SIZE) for y in range(MAX_SIZE))
+}
