@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from engine.combat import MAX_LEVEL
-from engine.coords import Coord
+from engine.coords import NEIGHBOURS, Coord
 from engine.mana import structure_yield
 from engine.queries import initiative_lock, producing
 from engine.report import Event
@@ -83,7 +83,7 @@ def guard_sancta(world: World) -> None:
     for sanctum in world.structures:
         if sanctum.kind != "sanctum":
             continue
-        guarded = {sanctum.coord, *sanctum.coord.neighbours()}
+        guarded = {sanctum.coord, *NEIGHBOURS[sanctum.coord]}
         owner = sanctum.owner
         # The groups as they stand before this Sanctum strikes (the strikes change only them).
         struck = [g for g in world.group_map.values() if g.coord in guarded and g.owner != owner]
@@ -239,14 +239,22 @@ def generate_mana(world: World) -> None:
 def check_sanctum_capture(world: World) -> None:
     """Step 9 (G8): a recruit group on the enemy Sanctum wins; both Sancta at once is a draw."""
     winners = []
+    aims: list[tuple[Side, Coord]] = []
+    # The oldest group on each Sanctum (group_at's answer), both found in one pass over the groups.
+    standing: dict[Coord, Group | None] = {}
     for side in SIDES:
         sanctum = world.sanctum(side.other)
-        if sanctum is None:
-            continue
-        group = world.group_at(sanctum.coord)
+        if sanctum is not None:
+            aims.append((side, sanctum.coord))
+            standing[sanctum.coord] = None
+    for g in world.group_map.values():
+        if g.coord in standing and standing[g.coord] is None:
+            standing[g.coord] = g
+    for side, at in aims:
+        group = standing[at]
         if group is not None and group.owner == side and group.is_recruit_group:
             winners.append(side)
-            world.emit("sanctum_captured", side=str(side), at=sanctum.coord.name)
+            world.emit("sanctum_captured", side=str(side), at=at.name)
     if len(winners) == 2:
         world.end_game(None, "both_sancta")
     elif winners:
