@@ -31,7 +31,8 @@ _new = tuple.__new__
 
 
 def run_start_of_turn(world: World) -> None:
-    world.emit("turn_started", turn=world.turn)
+    if world.report.recording:
+        world.emit("turn_started", turn=world.turn)
     award_levels(world)
     world.broadcast("start_of_turn")
     apply_after_start(world)

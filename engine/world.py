@@ -301,7 +301,10 @@ class World(Store):
         self._rehost_group_spells(
             HostRef.group(source_id), HostRef.group(into_id), tuple(m.id for m in source.minions)
         )
-        self.emit("joined", group=source_id, into=into_id, side=str(into.owner), at=into.coord.name)
+        if self.report.recording:
+            self.emit(
+                "joined", group=source_id, into=into_id, side=str(into.owner), at=into.coord.name
+            )
         return merged
 
     def force_move(self, group_id: int, at: Coord) -> None:
@@ -321,7 +324,7 @@ class World(Store):
     def _drop_group(self, group: Group, announce: bool = True) -> None:
         del self.group_map[group.id]
         self.revision += 1
-        if announce:
+        if announce and self.report.recording:
             self.emit("group_died", group=group.id, side=str(group.owner), at=group.coord.name)
         if self.spell_map:
             self._end_spells_on(HostRef.group(group.id), "host_died")
