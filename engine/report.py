@@ -19,6 +19,7 @@ from engine.state import (
     json_plain,
     json_text,
     json_value,
+    record_builder,
 )
 
 EVENT_KINDS: Final[Mapping[str, str]] = {
@@ -237,3 +238,11 @@ class TurnReport:
             initiative_after=Side(data["initiative_after"]),
             result=None if result is None else Result.from_dict(result),
         )
+
+
+# TurnReport from its fields in order, as state.record_builder makes records: a turn's report is
+# built on every turn a search plays, where the frozen dataclass's __init__ sets each field
+# through object.__setattr__.
+build_report: Final[Callable[[int, tuple[Event, ...], Side, Side, Result | None], TurnReport]] = (
+    record_builder(TurnReport)
+)

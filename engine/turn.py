@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 from engine.combat import resolve_combat
 from engine.movement import resolve_movement
 from engine.orders import CastOrder, Orders, Problem
-from engine.report import TurnReport
+from engine.report import TurnReport, build_report
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.phase import run_spell_phase
@@ -113,12 +113,12 @@ def _resolve(
     else:
         world.turn += 1
     new_state = world.state
-    report = TurnReport(
-        turn=state.turn,
-        events=tuple(world.report),
-        initiative_before=state.initiative,
-        initiative_after=new_state.initiative,
-        result=new_state.result,
+    report = build_report(
+        state.turn,
+        tuple(world.report.events),
+        state.initiative,
+        new_state.initiative,
+        new_state.result,
     )
     return new_state, report
 
