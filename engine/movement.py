@@ -92,22 +92,22 @@ def resolve_movement(world: World, orders: dict[Side, tuple[MoveOrder, ...]]) ->
     planned = _order_moves(world, orders)
     origin: dict[int, Coord] = {}
     rank: dict[int, int] = {}
-    occupants: dict[Coord, list[int]] = {}
+    group_map = world.group_map
+    occupants = {g.coord: [g.id] for g in group_map.values()}
     # The squares that may hold more than one group (a group came onto an occupied one, or
     # bounced back to its own): pass II looks for overstacks among these, not among every
     # occupied square in each of its rounds.
     stacked: set[Coord] = set()
-    for g in world.group_map.values():
-        at = g.coord
-        if at in occupants:
-            occupants[at].append(g.id)
-            stacked.add(at)
-        else:
-            occupants[at] = [g.id]
+    if len(occupants) < len(group_map):
+        # A square already holds more than one group (a spell put one onto another): the map
+        # above kept only the newest of them.
+        occupants = {}
+        for g in group_map.values():
+            occupants.setdefault(g.coord, []).append(g.id)
+        stacked = {at for at, ids in occupants.items() if len(ids) > 1}
 
     # Pass I: overstacking.
     terrain = world.terrain
-    group_map = world.group_map
     needs = world.content.terrains
     for move in planned:
         group = group_map.get(move.group_id)
