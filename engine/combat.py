@@ -277,10 +277,13 @@ def _fight(
 ) -> None:
     first = world.group_map[first_id]
     second = world.group_map[second_id]
-    if world.report.recording:
+    report = world.report
+    # A silent turn (record=False) builds none of the fight's records.
+    recording = report.recording
+    if recording:
         # The event Event.make would build (its fields sorted by name, each a JSON value),
         # without sorting and converting them for every fight.
-        world.report.append(
+        report.append(
             _new(
                 Event,
                 (
@@ -346,12 +349,13 @@ def _fight(
             break
         rounds = number
         # The round's record goes before its strikes and deaths; its figures are known after.
-        at = len(world.report.events)
-        world.report.append(_ROUND)
+        at = len(report.events)
+        if recording:
+            report.append(_ROUND)
         tally = [0, 0, 0, 0, 0, 0, 0, 0]
         lost, missed = _round(world, number, sides, ids, tally, strikes=strikes)
-        if world.report.recording:
-            world.report.events[at] = _new(
+        if recording:
+            report.events[at] = _new(
                 Event,
                 (
                     "round",
@@ -379,15 +383,16 @@ def _fight(
     )
     if not (sides[0] and sides[1]):
         reason = "destroyed"
-    world.report.append(
-        _new(
-            Event,
-            (
-                "combat_ended",
-                (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
-            ),
+    if recording:
+        report.append(
+            _new(
+                Event,
+                (
+                    "combat_ended",
+                    (("groups", ids), ("levels", levels), ("reason", reason), ("rounds", rounds)),
+                ),
+            )
         )
-    )
 
 
 def _stop(sides: tuple[list[_Fighter], list[_Fighter]], renew_armor: bool) -> str | None:
