@@ -32,10 +32,13 @@ class _Move:
 def king_steps(start: Coord, dest: Coord) -> list[Coord]:
     """King steps from ``start`` towards ``dest`` (one step for an ordinary move)."""
     path = []
-    x, y = start.x, start.y
-    while (x, y) != (dest.x, dest.y):
-        x += (dest.x > x) - (dest.x < x)
-        y += (dest.y > y) - (dest.y < y)
+    # The coordinates unpacked once: a named tuple's field read by name is a generic attribute
+    # lookup, and the loop compared both ends' fields on every step.
+    x, y = start
+    to_x, to_y = dest
+    while x != to_x or y != to_y:
+        x += (to_x > x) - (to_x < x)
+        y += (to_y > y) - (to_y < y)
         path.append(coord(x, y))
     return path
 
