@@ -4,8 +4,8 @@
 side. ``level`` is one of :data:`LEVELS`; ``rng`` is the caller's generator (the only source of
 randomness, so a seed always gives the same orders); ``budget`` caps the simulations of the
 searching levels, ``seconds`` adds an anytime time cap for ``expert``, and ``options`` is the
-match's ruleset (duel dice). ``concedes(view)`` says when a computer side gives a lost game up
-(G8), whatever its level.
+match's ruleset (duel dice). ``concedes(view, content)`` says when a computer side gives a lost
+game up (G8), whatever its level.
 """
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ class OrderBook:
             content = load_content()
             state = GameState.from_dict(match.state)
             view = view_for(state, Side(seat.side), content)
-            if concedes(view):
+            if concedes(view, content):
                 # A lost game (ai.concession): the human wins now instead of walking on.
                 try:
                     await self.concede(match_id, seat.player_id)

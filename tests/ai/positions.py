@@ -55,15 +55,25 @@ def position(
     )
 
 
-def standoff(content: Content, red: list[str], blue_towns: int, *, red_towns: int = 0) -> GameState:
-    """Red with ``red`` on D5 and its Sanctum (and ``red_towns`` towns); blue with two full
-    groups of swordsmen (112 hit points), its Sanctum and ``blue_towns`` towns: with nothing on
-    red's side and two blue towns, a game red concedes (``ai.concession``)."""
-    groups = [group(content, 2, Side.BLUE, "I8", ["swordsman"] * 8)]
-    groups.append(group(content, 3, Side.BLUE, "H9", ["swordsman"] * 8))
+def standoff(
+    content: Content,
+    red: list[str],
+    blue_towns: int,
+    *,
+    red_towns: int = 0,
+    blue_groups: int = 4,
+) -> GameState:
+    """Red with ``red`` on D5 and its Sanctum (and ``red_towns`` towns); blue with
+    ``blue_groups`` full groups of swordsmen (56 hit points each, 224 for four) around its
+    Sanctum and ``blue_towns`` towns: with nothing on red's side and two blue towns, a game red
+    concedes (``ai.concession``)."""
+    squares = ["I8", "H9", "J9", "I10"][:blue_groups]
+    groups = [
+        group(content, 2 + i, Side.BLUE, at, ["swordsman"] * 8) for i, at in enumerate(squares)
+    ]
     if red:
         groups.append(group(content, 1, Side.RED, "D5", red))
-    towns = ["F3", "G3", "F10", "G10", "B7"][: blue_towns + red_towns]
+    towns = ["F3", "G3", "F10", "G10", "B7", "F6", "G7"][: blue_towns + red_towns]
     state = position(content, groups, towns=towns)
     owners = [Side.BLUE] * blue_towns + [Side.RED] * red_towns
     structures = list(state.structures)

@@ -1,5 +1,6 @@
-"""A computer side concedes a lost game (G8): nothing but its Sanctum left, while the enemy
-holds at least three structures and eight times its hit points on the board."""
+"""A computer side concedes a lost game (G8): at most its Sanctum and one town left, the enemy
+holding two structures more, eight times its hit points on the board, and an army that can take a
+Sanctum through its guard."""
 
 from __future__ import annotations
 
@@ -22,35 +23,45 @@ def content() -> Content:
     return load_content()
 
 
-def test_a_side_with_only_its_sanctum_and_an_eighth_of_the_hit_points_concedes(
-    content: Content,
+@pytest.mark.parametrize(
+    ("red", "blue_towns", "red_towns"),
+    [
+        (["swordsman", "swordsman"], 2, 0),  # 14 hit points against 224, one structure to three
+        ([], 3, 1),  # a Sanctum and a town against four structures
+    ],
+)
+def test_a_side_routed_by_an_army_that_can_take_its_sanctum_concedes(
+    content: Content, red: list[str], blue_towns: int, red_towns: int
 ) -> None:
-    state = standoff(content, ["swordsman", "swordsman"], blue_towns=2)  # 14 against 112
-    assert concedes(view_for(state, RED, content))
-    assert not concedes(view_for(state, BLUE, content))
+    state = standoff(content, red, blue_towns, red_towns=red_towns)
+    assert concedes(view_for(state, RED, content), content)
+    assert not concedes(view_for(state, BLUE, content), content)
     assert conceding_side(state, content) == RED
 
 
 @pytest.mark.parametrize(
-    ("red", "blue_towns", "red_towns", "why"),
+    ("red", "towns", "blue_groups", "why"),
     [
-        (["swordsman"] * 3, 2, 0, "21 hit points: more than an eighth of 112"),
-        ([], 1, 0, "the enemy holds two structures, not three"),
-        ([], 2, 1, "a town besides the Sanctum"),
+        (["swordsman"] * 5, (2, 0), 4, "35 hit points: more than an eighth of 224"),
+        ([], (1, 0), 4, "the enemy holds two structures, not three"),
+        ([], (2, 1), 4, "a town besides the Sanctum, against three structures, not four"),
+        ([], (5, 2), 4, "two towns besides the Sanctum"),
+        ([], (2, 0), 3, "168 hit points: less than ten turns of the guard (210)"),
     ],
 )
 def test_no_concession_while_the_game_can_still_turn(
-    content: Content, red: list[str], blue_towns: int, red_towns: int, why: str
+    content: Content, red: list[str], towns: tuple[int, int], blue_groups: int, why: str
 ) -> None:
-    state = standoff(content, red, blue_towns, red_towns=red_towns)
-    assert not concedes(view_for(state, RED, content)), why
+    blue_towns, red_towns = towns
+    state = standoff(content, red, blue_towns, red_towns=red_towns, blue_groups=blue_groups)
+    assert not concedes(view_for(state, RED, content), content), why
     assert conceding_side(state, content) is None
 
 
 def test_a_spectator_or_a_finished_game_never_concedes(content: Content) -> None:
     state = standoff(content, [], blue_towns=2)
-    assert not concedes(view_for(state, None, content))
-    assert not concedes(view_for(concede(state, BLUE), RED, content))
+    assert not concedes(view_for(state, None, content), content)
+    assert not concedes(view_for(concede(state, BLUE), RED, content), content)
 
 
 def test_a_match_in_a_lost_position_ends_by_concession_before_its_turn(

@@ -135,16 +135,21 @@ async def test_a_restart_gives_the_orders_a_computer_seat_still_owes(
 
 
 async def test_the_computer_concedes_a_lost_game(service: MatchService) -> None:
-    """A computer seat left with nothing but its Sanctum, against three enemy structures and
-    eight times its hit points on the board, concedes instead of giving orders (ai.concession):
-    the human wins at once."""
+    """A computer seat left with nothing but its Sanctum, against three enemy structures and an
+    army of more than ten turns of the Sanctum guard in hit points, concedes instead of giving
+    orders (ai.concession): the human wins at once."""
     match_id = await _computer_match_missing_its_orders(service)
     match = await service.get_match(match_id, with_state=True)
     assert match.state is not None
     ai_side = next(s.side for s in match.seats if s.player_id == COMPUTER)
     human_side = next(s.side for s in match.seats if s.player_id == "alice")
     state = dict(match.state)
-    state["groups"] = [g for g in state["groups"] if g["owner"] != ai_side]
+    state["groups"] = [
+        # The human's four recruits, hardened to 60 hit points each: 240 on the board.
+        {**g, "minions": [{**m, "hp": 60, "max_hp": 60} for m in g["minions"]]}
+        for g in state["groups"]
+        if g["owner"] != ai_side
+    ]
     towns = [s["id"] for s in state["structures"] if s["kind"] == "town"][:2]
     state["structures"] = [
         {**s, "owner": human_side, "mana_type": "order"} if s["id"] in towns else s
