@@ -613,4 +613,6 @@ def _write_back(
             minions.append(m)
     if changed:
         world.update_group(group.with_minions(tuple(minions)))
+    if levels:
+        world.levels_earned = True
     return levels

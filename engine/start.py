@@ -48,6 +48,8 @@ def run_start_of_turn(world: World) -> None:
 
 def award_levels(world: World) -> None:
     """Step 1: a recruit that hit in a combat it survived gains a level (max 3, D-LEVELS)."""
+    if not world.levels_earned:
+        return
     append = world.report.append if world.report.recording else None
     for group in world.groups:
         minions = group.minions

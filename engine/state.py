@@ -860,13 +860,15 @@ class Result:
 
 class Records(NamedTuple):
     """A position's records in dicts (see :meth:`GameState.records`): structures, groups and
-    active spells by id in id order, each minion's group id, each structure's square."""
+    active spells by id in id order, each minion's group id, each structure's square; and
+    whether any minion has earned a level not yet awarded."""
 
     structures: dict[int, Structure]
     groups: dict[int, Group]
     spells: dict[int, ActiveSpell]
     minion_group: dict[int, int]
     structure_at: dict[Coord, int]
+    earned: bool
 
 
 class SpellAnswers(NamedTuple):
@@ -930,6 +932,7 @@ class GameState:
                 {s.uid: s for s in sorted(self.active_spells, key=_UID)},
                 {m.id: g.id for g in groups.values() for m in g.minions},
                 {s.coord: s.id for s in structures.values()},
+                any(m.earned_level for g in self.groups for m in g.minions),
             )
             object.__setattr__(self, "_records", found)
         return found

@@ -52,6 +52,34 @@ def _without(cards: tuple[Card, ...], uid: int) -> tuple[Card, ...]:
 class Store:
     """The records of a position in dicts, read live (a :class:`~engine.position.Position`)."""
 
+    # Slots, not an instance dict: the turn reads these fields thousands of times, and past
+    # thirty fields (the World's own with these) an instance's dict no longer shares its keys
+    # with the class's other instances, and every read and method lookup on it takes the slow
+    # generic path.
+    __slots__ = (
+        "_board",
+        "_minion_group",
+        "_squares",
+        "_structure_at",
+        "content",
+        "group_map",
+        "height",
+        "initiative",
+        "levels_earned",
+        "next_id",
+        "options",
+        "player_map",
+        "presence",
+        "result",
+        "revision",
+        "seed",
+        "spell_map",
+        "structure_map",
+        "terrain",
+        "turn",
+        "width",
+    )
+
     def __init__(
         self, state: GameState, content: Content, reacting: Reacting, *, skip_deaf: bool
     ) -> None:
@@ -77,6 +105,10 @@ class Store:
         self.spell_map: dict[int, ActiveSpell] = records.spells.copy()
         self._minion_group: dict[int, int] = records.minion_group.copy()
         self._structure_at: dict[Coord, int] = records.structure_at.copy()
+        # Whether a minion may hold a level earned and not yet awarded: one in the state, or one
+        # a fight of this turn marks (combat). When none does, the start of turn's levels step
+        # looks at no minion.
+        self.levels_earned = records.earned
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read.
         self.revision = 0

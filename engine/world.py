@@ -75,6 +75,18 @@ class SpellHooks(Protocol):
 class World(Store):
     """Mutable working copy of a :class:`GameState` for one turn."""
 
+    __slots__ = (
+        "_saved",
+        "emit",
+        "forced_moves",
+        "handler",
+        "hooks",
+        "mana_choices",
+        "report",
+        "rng",
+        "spell_drawn",
+    )
+
     def __init__(
         self,
         state: GameState,

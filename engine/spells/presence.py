@@ -58,6 +58,26 @@ class Reach:
 class SpellPresence:
     """The indexes over a World's active spells (``spell_map``, read, never changed here)."""
 
+    # Slots, not an instance dict: every broadcast and query of a turn reads these.
+    __slots__ = (
+        "_among",
+        "_by_host",
+        "_content",
+        "_death_ears",
+        "_globe_among",
+        "_hosted",
+        "_id_counts",
+        "_minion_hosts",
+        "_reach",
+        "_reacting",
+        "_reacting_in",
+        "_structure_at",
+        "generation",
+        "memo",
+        "skip_deaf",
+        "spell_map",
+    )
+
     def __init__(
         self,
         spell_map: dict[int, ActiveSpell],

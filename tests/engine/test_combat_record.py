@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from bench.engine import late_game
+from bench.engine import late_game, opening
 from engine.content import Content
 from engine.orders import Orders
 from engine.report import Event, TurnReport
@@ -106,3 +106,21 @@ def test_a_report_without_strikes_reads_back(
     state, orders = fights
     _, report = resolve_turn(state, orders, content=content)
     assert TurnReport.from_dict(report.to_dict()) == report
+
+
+def test_a_level_the_state_already_marks_earned_is_awarded_without_a_fight(
+    content: Content,
+) -> None:
+    # The World skips the levels step when no minion holds an earned level: one marked in the
+    # state it starts from (a position built by hand) still counts.
+    state = opening(content)[0]
+    group = next(g for g in state.groups if g.minions[0].kind == "recruit")
+    marked = group.minions[0]._replace(earned_level=True)
+    groups = tuple(
+        g.with_minions((marked, *g.minions[1:])) if g.id == group.id else g for g in state.groups
+    )
+    after, report = resolve_turn(replace(state, groups=groups), {}, content=content)
+    assert [e.get("minion") for e in report.events if e.kind == "level_gained"] == [marked.id]
+    levelled = after.minion(marked.id)
+    assert levelled is not None
+    assert (levelled.level, levelled.earned_level) == (marked.level + 1, False)
