@@ -14,7 +14,9 @@ TOPICS: dict[str, tuple[str, str]] = {
         "Two wizards, Red and Blue, each with a Sanctum, a group of recruits and a deck of spells, "
         "give hidden orders at the same time each turn. Capture the enemy Sanctum with a recruit "
         "group to win. Towns you capture give mana and novices; novices train into swordsmen, "
-        "archers or mana. New to the game? `/tutorial` plays a guided practice match.",
+        "archers or mana. Red starts with the initiative (it moves and strikes first); Blue "
+        "starts with one more novice in its Sanctum to make up for it. New to the game? "
+        "`/tutorial` plays a guided practice match.",
     ),
     "turn": (
         "A turn",
