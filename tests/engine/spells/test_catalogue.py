@@ -294,7 +294,7 @@ def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_s
 
 def test_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(content):
     """Despair's long hold lasts three turns where it used to last until dispelled: a lasting
-    root on the enemy's main army decided Despair's games (docs/balance.md "Despair")."""
+    root on the enemy's main army decided Despair's games (docs/spells.md D-SP34)."""
     b = Board()
     b.group(RED, "D3")
     near = b.group(BLUE, "D7")  # 4 squares from the red group
