@@ -19,7 +19,7 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
-from engine.state import Minion
+from engine.state import HostRef, Minion
 from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
@@ -308,6 +308,30 @@ def test_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(co
     assert group is not None and not can_move(world, group)
     (held,) = [s for s in world.spell_map.values() if s.spell_id == "complacency"]
     assert held.get("expires_turn") == world.turn + 3
+
+
+def test_thorn_volley_reaches_two_squares_from_its_shrine_and_from_hand(content):
+    """Nature's most cast spell, free from every shrine each turn and with Thorn Mark's point on
+    every member, reaches 2 squares, not 3 (docs/spells.md D-SP35)."""
+    b = Board()
+    town = b.structure("town", "C2", RED)
+    shrine = b.active("thorn_shrine", RED, HostRef.structure(town))
+    b.group(RED, "H2")
+    near = b.group(BLUE, "C4")  # 2 squares from the shrine
+    far = b.group(BLUE, "C5")  # 3 squares from the shrine
+    volley = {
+        g: cast(0, "group", g, spell_id="thorn_volley", bound_source=shrine, power=1)
+        for g in (near, far)
+    }
+    assert validate_casts(b.state(), RED, [volley[near]], content) == []
+    problems = validate_casts(b.state(), RED, [volley[far]], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    card = b.card(RED, "thorn_volley")
+    with_pool(b, RED)
+    hand_far = b.group(BLUE, "H5")  # 3 squares from the red group on H2
+    problems = validate_casts(b.state(), RED, [cast(card, "group", hand_far)], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    assert validate_casts(b.state(), RED, [cast(card, "group", near)], content) == []
 
 
 def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_any_group_one():
