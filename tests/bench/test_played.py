@@ -5,11 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 
+from ai.concession import conceding_side
 from bench import _played
 from engine.content import Content
 from engine.orders import Orders
 from engine.state import SIDES, GameState
-from engine.turn import resolve_turn
+from engine.turn import concede, resolve_turn
 
 
 def test_the_saved_orders_still_play_the_saved_games_to_their_end(content: Content) -> None:
@@ -20,6 +21,11 @@ def test_the_saved_orders_still_play_the_saved_games_to_their_end(content: Conte
         for line in game["orders"]:
             orders = {side: Orders.from_dict(line[str(side)]) for side in SIDES}
             state, _ = resolve_turn(state, orders, content=content)
+        # A conceded game ends after its last turn, when the computer side concedes (as
+        # ai.arena.play_match does): the replayed position must make it concede.
+        loser = conceding_side(state, content) if state.result is None else None
+        if loser is not None:
+            state = concede(state, loser)
         # A game the turn cap stopped keeps no result (null), and must still be running.
         assert (None if state.result is None else state.result.to_dict()) == game["result"]
 
