@@ -319,13 +319,9 @@ def test_thorn_volley_reaches_two_squares_from_its_shrine_and_from_hand(content)
     b.group(RED, "H2")
     near = b.group(BLUE, "C4")  # 2 squares from the shrine
     far = b.group(BLUE, "C5")  # 3 squares from the shrine
-    volley = {
-        g: cast(0, "group", g, spell_id="thorn_volley", bound_source=shrine, power=1)
-        for g in (near, far)
-    }
-    assert validate_casts(b.state(), RED, [volley[near]], content) == []
-    problems = validate_casts(b.state(), RED, [volley[far]], content)
-    assert [p.code for p in problems] == ["out_of_range"]
+    for target, codes in ((near, []), (far, ["out_of_range"])):
+        volley = cast(0, "group", target, spell_id="thorn_volley", bound_source=shrine, power=1)
+        assert [p.code for p in validate_casts(b.state(), RED, [volley], content)] == codes
     card = b.card(RED, "thorn_volley")
     with_pool(b, RED)
     hand_far = b.group(BLUE, "H5")  # 3 squares from the red group on H2
