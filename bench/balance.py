@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.balance [--games N] [--seed S] [--level L] [--budget B]
         [--max-turns T] [--workers W] [--json] [--save-turns DIR [--resume] | --from-turns DIR
-        [--play-on TURN]] [--house H] [--no-progress]
+        [--play-on TURN]] [--house H [--against R]] [--no-progress]
 
 Every ordered pair of different houses (so both colours) is played once per round (132 games
 for 12 houses), in a seeded order, the realm cycling through the realms that are not random
@@ -121,16 +121,20 @@ def schedule(
     max_turns: int,
     save_dir: str | None = None,
     house: str | None = None,
+    against: str | None = None,
     build: str = "",
 ) -> list[Job]:
     """``games`` jobs: rounds of every ordered pair of different houses (with ``house``, only
-    the pairs it plays in, on either side), each round shuffled by the seed; the realm cycles
-    along the round and shifts by one each round."""
+    the pairs it plays in, on either side; with ``against`` too, only its two pairs with that
+    rival), each round shuffled by the seed; the realm cycles along the round and shifts by one
+    each round."""
     houses = sorted(content.houses)
     realms = playable_realms(content)
     pairs = [(red, blue) for red in houses for blue in houses if red != blue]
     if house is not None:
         pairs = [pair for pair in pairs if house in pair]
+    if against is not None:
+        pairs = [pair for pair in pairs if against in pair]
     jobs: list[Job] = []
     round_no = 0
     while len(jobs) < games:
@@ -747,6 +751,11 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument(
         "--house", help="only the games this house plays (to measure a change to one house)"
     )
+    parser.add_argument(
+        "--against",
+        metavar="RIVAL",
+        help="with --house: only its games against this rival, both colours (to measure a pair)",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(None if argv is None else list(argv))
     if args.games < 1:
@@ -758,8 +767,14 @@ def main(argv: Iterable[str] | None = None) -> None:
     if args.play_on is not None and args.play_on < 2:
         parser.error("--play-on must be 2 or later (turn 1 is the opening position)")
     content = load_content()
-    if args.house is not None and args.house not in content.houses:
-        parser.error(f"unknown house {args.house!r} (known: {', '.join(sorted(content.houses))})")
+    for option, name in (("--house", args.house), ("--against", args.against)):
+        if name is not None and name not in content.houses:
+            known = ", ".join(sorted(content.houses))
+            parser.error(f"unknown house {name!r} for {option} (known: {known})")
+    if args.against is not None and args.house is None:
+        parser.error("--against needs --house")
+    if args.against is not None and args.against == args.house:
+        parser.error("--against must name another house than --house")
     started = time.perf_counter()
     progress = not args.no_progress
     run_info: dict[str, Any] = {
@@ -768,6 +783,7 @@ def main(argv: Iterable[str] | None = None) -> None:
         "seed": args.seed,
         "max_turns": args.max_turns,
         "house": args.house,
+        "against": args.against,
     }
     if args.from_turns:
         results = replay_dir(Path(args.from_turns), args.workers, progress, args.play_on)
@@ -792,6 +808,7 @@ def main(argv: Iterable[str] | None = None) -> None:
             max_turns=args.max_turns,
             save_dir=args.save_turns,
             house=args.house,
+            against=args.against,
             build=build_fingerprint(),
         )
         done: list[Job] = []

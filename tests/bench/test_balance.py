@@ -219,6 +219,36 @@ def test_a_schedule_for_one_house_plays_it_against_every_other_both_ways(
     }
 
 
+def test_a_schedule_for_one_pair_plays_it_both_ways_each_round(content: Content) -> None:
+    jobs = schedule(
+        6, 3, content, level="greedy", budget=None, max_turns=60, house="hope", against="life"
+    )
+    assert [(j.red, j.blue) for j in jobs].count(("hope", "life")) == 3
+    assert [(j.red, j.blue) for j in jobs].count(("life", "hope")) == 3
+    for start in (0, 2, 4):
+        assert {(j.red, j.blue) for j in jobs[start : start + 2]} == {
+            ("hope", "life"),
+            ("life", "hope"),
+        }
+    assert len({j.realm for j in jobs}) > 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--against", "life"], "--against needs --house"),
+        (["--house", "hope", "--against", "hope"], "--against must name another house"),
+        (["--house", "hope", "--against", "hopes"], "unknown house 'hopes' for --against"),
+    ],
+)
+def test_a_pair_run_refuses_what_is_not_a_pair(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert message in capsys.readouterr().err
+
+
 def test_mana_total_reads_the_mana_events_text() -> None:
     assert mana_total(str(Mana())) == 0
     assert mana_total(str(Mana(order=3, will=12))) == 15
