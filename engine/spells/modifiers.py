@@ -95,13 +95,11 @@ def _effects(
 
 
 def _auras(view: Position, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
-    """``aura_modify`` effects of spells hosted within their radius of the group's square; of
-    an effect that does not stack, only the oldest copy reaching the group (casting order)."""
+    """``aura_modify`` effects of spells hosted within their radius of the group's square."""
     index = content.index
     auras = index.with_op("aura_modify")
     if not auras:
         return
-    counted: set[int] = set()  # ids of the non-stacking effects already reaching the group
     for spell in view.spells_among(auras):
         definition = content.spells[spell.spell_id]
         aim = aim_of_host(view, spell.host)
@@ -111,10 +109,6 @@ def _auras(view: Position, group: Group, content: Content) -> Iterator[tuple[Act
             if group.coord.dist(aim.coord) <= effect.params.num("radius", 1) and _applies(
                 index, effect, spell, group.owner
             ):
-                if not effect.params.flag("stacks", True):
-                    if id(effect) in counted:
-                        continue
-                    counted.add(id(effect))
                 yield spell, effect
 
 

@@ -45,12 +45,10 @@ PRIMITIVES = (
             Key("op", "str", default="add", choices=("set", "add", "max", "min")),
             Key("who", "str", default="enemy", choices=("all", "friendly", "enemy")),
             Key("radius", "int", default=1, minimum=0),
-            Key("stacks", "bool", default=True),
         ),
         lambda p: (
             _modify_words(p).replace("While active:", "While active, around it:")[:-1]
             + f" within {p.num('radius')} square(s) of the host."
-            + ("" if p.flag("stacks", True) else " Its copies reaching one group count once.")
         ),
         reads=_STAT_READS,
     ),

@@ -103,36 +103,6 @@ def test_diomesia_weakens_enemies_on_or_next_to_her_square_only():
     assert hand(near) == 2
 
 
-def test_the_calm_of_several_diomesias_counts_once_while_other_spells_still_add():
-    from engine.spells.modifiers import effective_stats
-
-    b = Board()
-    enemy = b.group(BLUE, "D5", "swordsman")
-    heroes = [b.group(RED, square, "swordsman") for square in ("C5", "E5", "D4")]
-    calms = [b.active("diomesias_calm", RED, HostRef.minion(b.minion_ids(g)[0])) for g in heroes]
-    world = world_of(b.state())
-
-    def hand() -> tuple[int, int]:
-        group = world.group(enemy)
-        assert group is not None
-        stats = effective_stats(world, group)
-        assert stats is not None and stats[0] is not None
-        return effective_minion(world, group, group.minions[0]).hand, stats[0][2]
-
-    assert len(calms) == 3
-    assert hand() == (1, 1)  # three Diomesias beside the group: 2 - 1, not 2 - 3
-    world.kill_minion(b.minion_ids(heroes[0])[0], "died")
-    assert hand() == (1, 1)  # the oldest gone, the next one's calm counts
-    b2 = Board()
-    enemy = b2.group(BLUE, "D5", "swordsman")
-    for square in ("C5", "E5"):
-        g = b2.group(RED, square, "swordsman")
-        b2.active("diomesias_calm", RED, HostRef.minion(b2.minion_ids(g)[0]))
-    b2.active("pixie_dust", RED, HostRef.minion(b2.minion_ids(enemy)[0]))
-    world = world_of(b2.state())
-    assert hand() == (0, 0)  # Pixie Dust is another spell: 2 - 1 - 1
-
-
 def test_ill_winds_weakens_enemy_archers_near_the_town():
     b = Board()
     town = b.structure("town", "D4", BLUE)
