@@ -239,6 +239,10 @@ def test_a_schedule_for_one_pair_plays_it_both_ways_each_round(content: Content)
         (["--against", "life"], "--against needs --house"),
         (["--house", "hope", "--against", "hope"], "--against must name another house"),
         (["--house", "hope", "--against", "hopes"], "unknown house 'hopes' for --against"),
+        (
+            ["--house", "hope", "--against", "life", "--from-turns", "x"],
+            "--against chooses games to play; --from-turns plays none",
+        ),
     ],
 )
 def test_a_pair_run_refuses_what_is_not_a_pair(
