@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 
 def split_group(world: World, minion_id: int, at: Coord) -> Group:
     """Take a minion out of its group into a new group on ``at``; both parts keep the old group's
-    one-turn and permanent spells (N12), each as its own copy in the same casting order.
+    one-turn and permanent spells (N12), each as its own copy in the same casting order. The
+    card stays with the spell on the old group: a card is in one place only, and the copy
+    leaving play puts none in the discard pile.
 
     A minion joining a group gains none of them (``World.merge_groups`` keeps the joining group's
     spells on the joiner's own minions).
@@ -31,7 +33,7 @@ def split_group(world: World, minion_id: int, at: Coord) -> Group:
             visible=spell.visible,
             boosted=spell.boosted,
             power=spell.power,
-            card_uid=spell.card_uid,
+            card_uid=None,
             helper=spell.helper,
             data=dict(spell.data),
         )

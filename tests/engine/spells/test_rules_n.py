@@ -9,7 +9,7 @@ from engine.spells.modifiers import effective_minion
 from engine.spells.phase import expire_spells
 from engine.spells.schema import SpellDataError, parse_spell
 from engine.spells.targeting import validate_casts
-from engine.state import HostRef, Mana
+from engine.state import HostRef, Mana, evolve
 from tests.engine.spells.helpers import (
     BLUE,
     RED,
@@ -448,6 +448,19 @@ def test_N12_split_group_keeps_effects_joining_minion_gains_none():
     assert original.id == first
     assert effective_minion(world, joined, original).hand == 3
     assert effective_minion(world, joined, newcomer).hand == 2
+
+
+def test_N12_a_split_group_spell_keeps_its_card_with_the_group_it_left():
+    b = Board()
+    g = b.group(RED, "D3", "swordsman", "swordsman")
+    b.active("fortitude", RED, HostRef.group(g), members=tuple(b.minion_ids(g)))
+    b.spells[-1] = evolve(b.spells[-1], card_uid=77)  # cast from the card with uid 77
+    world = world_of(b.state())
+    new = split_group(world, b.minion_ids(g)[1], at("D4"))
+    [kept] = world.spells_on(HostRef.group(g))
+    [copy] = world.spells_on(HostRef.group(new.id))
+    assert kept.card_uid == 77
+    assert copy.card_uid is None
 
 
 def test_N12_a_joining_group_keeps_its_spells_on_its_own_minions():
