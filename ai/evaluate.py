@@ -17,7 +17,7 @@ from typing import Final
 from engine.content import Content
 from engine.coords import Coord
 from engine.position import Position, PositionIndex
-from engine.spells.modifiers import effective_minion
+from engine.queries import effective_group
 from engine.state import NEUTRAL, GameState, Group, Minion, Owner, Side, Square
 
 WIN: Final = 100_000.0
@@ -82,7 +82,7 @@ class _Force:
         if self._strength is None:
             minions = self.group.minions
             if view is not None:
-                minions = tuple(effective_minion(view, self.group, m) for m in minions)
+                minions = effective_group(view, self.group)
             self._strength = float(toughness(minions) * max(damage_per_round(minions), 0.1))
         return self._strength
 

@@ -43,29 +43,44 @@ def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, lis
     # The range when movement comes, counting no cast of this turn's (D-MOVE-RANGE).
     ranges = ranges_at_movement(state, side, (), content)
     position = PositionIndex(state, content)
+    width, height = state.width, state.height
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
         if group.owner != side or group.controller != side or not can_move(position, group):
             continue
         reach = ranges[group.id]
         group_walks = walks(position, group)
+        # Whether the group may enter each terrain, asked once per terrain.
+        enters: dict[str, bool] = {}
+        gx, gy = group.coord
+        if reach == 1:
+            # One orthogonal step (in_range): the four neighbours, in (y, x) order.
+            squares = [(gx, gy - 1), (gx - 1, gy), (gx + 1, gy), (gx, gy + 1)]
+        else:
+            squares = [
+                (gx + dx, gy + dy)
+                for dy in range(-reach, reach + 1)
+                for dx in range(-reach, reach + 1)
+                if in_range(group, gx + dx, gy + dy, reach)
+            ]
         dests = []
-        for dy in range(-reach, reach + 1):
-            for dx in range(-reach, reach + 1):
-                x, y = group.coord.x + dx, group.coord.y + dy
-                if not (0 <= x < state.width and 0 <= y < state.height):
-                    continue
-                if not in_range(group, x, y, reach):
-                    continue
-                path = king_steps(group.coord, coord(x, y))
-                if all(
-                    at in terrain
-                    and at not in hostile_at
-                    and can_enter(content, terrain[at], group_walks)
-                    for at in path
-                ):
-                    dests.append(path[-1])
-        out[group.id] = sorted(dests, key=lambda c: (c.y, c.x))
+        # Squares come row by row, so the destinations are in (y, x) order.
+        for x, y in squares:
+            if not (0 <= x < width and 0 <= y < height):
+                continue
+            path = king_steps(group.coord, coord(x, y))
+            for at in path:
+                kind = terrain.get(at)
+                if kind is None or at in hostile_at:
+                    break
+                enterable = enters.get(kind)
+                if enterable is None:
+                    enterable = enters[kind] = can_enter(content, kind, group_walks)
+                if not enterable:
+                    break
+            else:
+                dests.append(path[-1])
+        out[group.id] = dests
     return out
 
 

@@ -127,6 +127,9 @@ class PositionIndex:
         self._minion_hosts = frozenset(
             h.ref for h in self._by_host if h.kind == "minion" and isinstance(h.ref, int)
         )
+        # Answers that depend only on this frozen position, kept by the modules that work
+        # them out (each under its own key) for the next question.
+        self.memo: dict[object, object] = {}
 
     @property
     def content(self) -> Content:

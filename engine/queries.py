@@ -16,12 +16,13 @@ once; both read a :class:`~engine.position.Position`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final
 
-from engine.position import Position
+from engine.position import Position, PositionIndex
 from engine.spells import modifiers
+from engine.spells.presence import Reach
 from engine.state import Group, Minion, Side, Structure
 from engine.world import World
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from engine.content import Content
     from engine.coords import Coord
     from engine.spells.modifiers import Stats
-    from engine.spells.presence import Reach
 
 # "modify" and "aura_modify" split by the stat they change: "moves" (asked by movement) or
 # another (asked by combat); each modifier ignores the other kind.
@@ -47,6 +47,7 @@ _STATS_KEY: Final = "effective_stats"
 _CACHEABLE_KEY: Final = ("stats_cacheable",)
 _FOLDS_KEY: Final = ("stat_folds",)
 _REACH_KEY: Final = "reach"
+_STRUCTURE_AT_KEY: Final = ("structure_at",)
 # A memo miss (the memo holds None for "no such spell active").
 _UNKNOWN: Final = object()
 # A member's part of an effective-stats key: its id and base stats, read in C.
@@ -65,9 +66,7 @@ def _quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group] = ()) ->
     or (during a turn) none on the groups asked about, their members, squares or structures, or
     the globe."""
     if not isinstance(pos, World):
-        # Between turns only "no active spell at all" is worth telling apart: the World's
-        # indexes of where spells sit are what makes the narrower answer cheap.
-        return not pos.active_spells
+        return _index_quiet(pos, ops, groups)
     if not pos.spell_map:
         return True
     presence = pos.presence
@@ -85,6 +84,32 @@ def _quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group] = ()) ->
     # One or two groups: a loop, not a generator built per question.
     for g in groups:  # noqa: SIM110
         if presence.reached(reach, g):
+            return False
+    return True
+
+
+def _index_quiet(pos: Position, ops: tuple[str, ...], groups: Iterable[Group]) -> bool:
+    """:func:`_quiet` between turns: where the spells of ``ops`` sit is worked out once per
+    :class:`~engine.position.PositionIndex` (kept in its memo), as the World keeps it per set
+    of active spells."""
+    spells = pos.spells_among(_spell_ids(pos.content, ops))
+    if not spells:
+        return True
+    if not groups:
+        return False
+    memo = pos.memo if isinstance(pos, PositionIndex) else {}
+    key = (_REACH_KEY, ops)
+    reach: Reach | None = memo.get(key)  # type: ignore[assignment]
+    if reach is None:
+        reach = Reach()
+        for spell in spells:
+            reach.add(spell.host)
+        memo[key] = reach
+    structure_at: Mapping[Coord, int] | None = memo.get(_STRUCTURE_AT_KEY)  # type: ignore[assignment]
+    if structure_at is None:
+        structure_at = memo[_STRUCTURE_AT_KEY] = {s.coord: s.id for s in pos.structures}
+    for g in groups:  # noqa: SIM110
+        if reach.touches(g, structure_at):
             return False
     return True
 

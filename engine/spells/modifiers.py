@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
-from engine.position import Position
+from engine.position import Position, PositionIndex
 from engine.spells.aim import aim_of_host
 from engine.spells.checks import holds_persistent
 from engine.spells.index import CatalogueIndex, stat_change
@@ -94,22 +94,42 @@ def _effects(
                 yield spell, effect
 
 
-def _auras(view: Position, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
-    """``aura_modify`` effects of spells hosted within their radius of the group's square."""
+# One aura: the spell, its ``aura_modify`` effect, the square it radiates from, its radius.
+AuraSource = tuple[ActiveSpell, Effect, Coord, int]
+_AURAS_KEY: Final = ("aura_sources",)
+
+
+def _aura_sources(view: Position, content: Content) -> tuple[AuraSource, ...]:
+    """Every potent ``aura_modify`` effect with its host's square, in casting order. Between
+    turns the position is frozen and every group asks the same: its index keeps the answer."""
+    memo = view.memo if isinstance(view, PositionIndex) else None
+    if memo is not None:
+        found = memo.get(_AURAS_KEY)
+        if found is not None:
+            return found  # type: ignore[return-value]
     index = content.index
-    auras = index.with_op("aura_modify")
-    if not auras:
-        return
-    for spell in view.spells_among(auras):
+    sources: list[AuraSource] = []
+    for spell in view.spells_among(index.with_op("aura_modify")):
         definition = content.spells[spell.spell_id]
         aim = aim_of_host(view, spell.host)
         if aim is None or aim.coord is None or not _potent(view, spell, definition):
             continue
         for effect in index.effects_of(spell.spell_id)["aura_modify"]:
-            if group.coord.dist(aim.coord) <= effect.params.num("radius", 1) and _applies(
-                index, effect, spell, group.owner
-            ):
-                yield spell, effect
+            sources.append((spell, effect, aim.coord, effect.params.num("radius", 1)))
+    out = tuple(sources)
+    if memo is not None:
+        memo[_AURAS_KEY] = out
+    return out
+
+
+def _auras(view: Position, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
+    """``aura_modify`` effects of spells hosted within their radius of the group's square."""
+    if not content.index.with_op("aura_modify"):
+        return
+    index, at, owner = content.index, group.coord, group.owner
+    for spell, effect, source, radius in _aura_sources(view, content):
+        if at.dist(source) <= radius and _applies(index, effect, spell, owner):
+            yield spell, effect
 
 
 def has_auras(pos: Position) -> bool:

@@ -12,7 +12,7 @@ queries keep effective stats there).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Final
 
@@ -53,6 +53,20 @@ class Reach:
             {"group": self.groups, "minion": self.minions, "structure": self.structures}[
                 host.kind
             ].add(ref)
+
+    def touches(self, group: Group, structure_at: Mapping[Coord, int]) -> bool:
+        """Does one of these hosts sit on the group, a member, its square, its structure
+        (``structure_at``: square -> structure id) or the globe (the hosts whose spells change
+        a minion's stats and abilities)?"""
+        if self.globe or group.id in self.groups or group.coord in self.squares:
+            return True
+        if self.structures:
+            structure = structure_at.get(group.coord)
+            if structure is not None and structure in self.structures:
+                return True
+        if self.minions:
+            return not self.minions.isdisjoint(map(_ID, group.minions))
+        return False
 
 
 class SpellPresence:
@@ -282,18 +296,8 @@ class SpellPresence:
         return found
 
     def reached(self, reach: Reach, group: Group) -> bool:
-        """Does a spell of ``reach`` sit on the group, a member, its square, its structure or the
-        globe (the hosts whose spells change a minion's stats and abilities)?"""
-        if reach.globe or group.id in reach.groups or group.coord in reach.squares:
-            return True
-        if reach.structures:
-            structure = self._structure_at.get(group.coord)
-            if structure is not None and structure in reach.structures:
-                return True
-        if reach.minions:
-            minions = reach.minions
-            return not minions.isdisjoint(map(_ID, group.minions))
-        return False
+        """:meth:`Reach.touches` on the World's squares."""
+        return reach.touches(group, self._structure_at)
 
     def touched(self, group: Group) -> bool:
         """Does any active spell reach this group's minions (on them, the group, its square, its

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine.content import load_content
 from engine.coords import coord
+from engine.position import Position, PositionIndex
 from engine.queries import abilities, can_move, effective_group, effective_minion, moves, walks
 from engine.spells import modifiers
 from engine.spells.hooks import SPELL_HOOKS
@@ -90,15 +91,34 @@ def _same_answers(world: World) -> None:
     for host in hosts | {GLOBE}:
         expected_on = sorted((s for s in world.spell_map.values() if s.host == host), key=_uid)
         assert list(world.spells_on(host)) == expected_on
-    for group in world.groups:
-        expected = tuple(modifiers.effective_minion(world, group, m) for m in group.minions)
-        assert effective_group(world, group) == expected
+    _same_group_answers(world)
+
+
+def _same_group_answers(pos: Position) -> None:
+    for group in pos.groups:
+        expected = tuple(modifiers.effective_minion(pos, group, m) for m in group.minions)
+        assert effective_group(pos, group) == expected
         for m, e in zip(group.minions, expected, strict=True):
-            assert effective_minion(world, group, m) == e
-            assert abilities(world, group, m) == modifiers.abilities(world, group, m)
-        assert moves(world, group) == modifiers.moves(world, group)
-        assert walks(world, group) == modifiers.walks(world, group)
-        assert can_move(world, group) == modifiers.can_move(world, group)
+            assert effective_minion(pos, group, m) == e
+            assert abilities(pos, group, m) == modifiers.abilities(pos, group, m)
+        assert moves(pos, group) == modifiers.moves(pos, group)
+        assert walks(pos, group) == modifiers.walks(pos, group)
+        assert can_move(pos, group) == modifiers.can_move(pos, group)
+
+
+@SETTINGS
+@given(positions())
+def test_queries_agree_with_the_modifiers_between_turns(state: GameState) -> None:
+    # One index is asked everything twice: its memo (auras, where spells sit) answers the second.
+    index = PositionIndex(state, CONTENT)
+    _same_group_answers(index)
+    _same_group_answers(index)
+    # ... and they are the turn's answers (the World keeps no memo of auras or of where spells sit).
+    world = World(state, random.Random(0), CONTENT, SPELL_HOOKS)
+    for group in index.groups:
+        assert effective_group(index, group) == effective_group(world, group)
+        assert moves(index, group) == moves(world, group)
+        assert walks(index, group) == walks(world, group)
 
 
 @SETTINGS
