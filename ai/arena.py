@@ -11,14 +11,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ai.concession import conceding_side
+from ai.concession import conceded
 from ai.players import Level
 from engine.content import Content
 from engine.orders import Orders, Problem
 from engine.report import TurnReport
 from engine.setup import MatchConfig, default_deck, new_game
 from engine.state import SIDES, GameState, Side
-from engine.turn import concede, resolve_turn
+from engine.turn import resolve_turn
 from engine.validate import validate_orders
 from engine.view import view_for
 
@@ -82,9 +82,9 @@ def play_match(
     if rngs is None:
         rngs = {side: random.Random(f"ai-player:{seed}:{side}") for side in SIDES}
     while state.result is None and state.turn <= max_turns:
-        loser = conceding_side(state, content)
-        if loser is not None:
-            state = concede(state, loser)
+        ended = conceded(state, content, max_turns)
+        if ended is not None:
+            state = ended
             break
         orders: dict[Side, Orders] = {}
         for side in SIDES:

@@ -23,6 +23,7 @@ from typing import Final
 
 from engine.content import Content
 from engine.state import SIDES, GameState, Side
+from engine.turn import concede
 from engine.view import PlayerView, view_for
 
 MOST_STRUCTURES: Final = 2
@@ -62,3 +63,14 @@ def conceding_side(state: GameState, content: Content) -> Side | None:
         if concedes(view_for(state, side, content), content):
             return side
     return None
+
+
+def conceded(state: GameState, content: Content, max_turns: int) -> GameState | None:
+    """The game ended by a concession at the start of this turn: while it runs, inside the turn
+    cap, a side that concedes (:func:`conceding_side`) ends it here; None when none does. A
+    match played by computers (``ai.arena.play_match``) and one replayed from its saved orders
+    end alike."""
+    if state.result is not None or state.turn > max_turns:
+        return None
+    loser = conceding_side(state, content)
+    return None if loser is None else concede(state, loser)

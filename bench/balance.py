@@ -34,13 +34,13 @@ from typing import Any, TextIO, TypeVar, cast
 
 from ai import LEVELS, Level
 from ai.arena import play_match
-from ai.concession import conceding_side
+from ai.concession import conceded
 from engine.content import Content, load_content
 from engine.orders import Orders
 from engine.report import TurnReport
 from engine.setup import MatchConfig, default_deck
 from engine.state import SIDES, GameState, Side
-from engine.turn import concede, resolve_turn
+from engine.turn import resolve_turn
 from engine.validate import validate_orders
 
 # ai.LEVELS is ordered weakest first, so the last one is the strongest.
@@ -382,12 +382,10 @@ def replay_saved(path: Path, content: Content, play_on: int | None = None) -> Ga
         tally.before(state)
         final, report = resolve_turn(state, orders, content=content)
         tally.after(final, report)
-        # As in a game played (ai.arena.play_match): a side may concede before a turn.
-        if final.result is None and final.turn <= int(header["max_turns"]):
-            loser = conceding_side(final, content)
-            if loser is not None:
-                final = concede(final, loser)
-                break
+        ended = conceded(final, content, int(header["max_turns"]))
+        if ended is not None:
+            final = ended
+            break
     if final is None:
         return None
     if play_on is not None and final.result is None and final.turn == play_on:

@@ -8,7 +8,7 @@ import pytest
 
 from ai import Level, concedes
 from ai.arena import play_match
-from ai.concession import conceding_side
+from ai.concession import conceded, conceding_side
 from engine.content import Content, load_content
 from engine.state import Side
 from engine.turn import concede
@@ -72,3 +72,12 @@ def test_a_match_in_a_lost_position_ends_by_concession_before_its_turn(
     record = play_match(7, levels, content, start=state)
     assert (record.winner, record.reason, record.turns) == (BLUE, "concession", state.turn - 1)
     assert record.final is not None and record.final.result is not None
+
+
+def test_a_concession_ends_a_running_game_inside_the_turn_cap_only(content: Content) -> None:
+    state = standoff(content, [], blue_towns=2)
+    ended = conceded(state, content, max_turns=state.turn)
+    assert ended is not None and ended.result == concede(state, RED).result
+    # Past the turn cap the game stopped before this turn, and a finished game stays as it ended.
+    assert conceded(state, content, max_turns=state.turn - 1) is None
+    assert conceded(concede(state, BLUE), content, max_turns=state.turn) is None

@@ -5,12 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 
-from ai.concession import conceding_side
+from ai.concession import conceded
 from bench import _played
 from engine.content import Content
 from engine.orders import Orders
 from engine.state import SIDES, GameState
-from engine.turn import concede, resolve_turn
+from engine.turn import resolve_turn
 
 
 def test_the_saved_orders_still_play_the_saved_games_to_their_end(content: Content) -> None:
@@ -24,10 +24,9 @@ def test_the_saved_orders_still_play_the_saved_games_to_their_end(content: Conte
         # A conceded game ends after its last turn, when the computer side concedes before the
         # next one inside the turn cap (as ai.arena.play_match does): the replayed position must
         # make it concede.
-        if state.result is None and state.turn <= doc["run"]["max_turns"]:
-            loser = conceding_side(state, content)
-            if loser is not None:
-                state = concede(state, loser)
+        ended = conceded(state, content, doc["run"]["max_turns"])
+        if ended is not None:
+            state = ended
         # A game the turn cap stopped keeps no result (null), and must still be running.
         assert (None if state.result is None else state.result.to_dict()) == game["result"]
 
