@@ -773,8 +773,8 @@ def main(argv: Iterable[str] | None = None) -> None:
         parser.error("--against needs --house")
     if args.against is not None and args.against == args.house:
         parser.error("--against must name another house than --house")
-    if args.against is not None and args.from_turns:
-        parser.error("--against chooses games to play; --from-turns plays none")
+    if args.house is not None and args.from_turns:
+        parser.error("--house chooses games to play; --from-turns plays none")
     started = time.perf_counter()
     progress = not args.no_progress
     run_info: dict[str, Any] = {

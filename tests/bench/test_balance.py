@@ -241,8 +241,9 @@ def test_a_schedule_for_one_pair_plays_it_both_ways_each_round(content: Content)
         (["--house", "hope", "--against", "hopes"], "unknown house 'hopes' for --against"),
         (
             ["--house", "hope", "--against", "life", "--from-turns", "x"],
-            "--against chooses games to play; --from-turns plays none",
+            "--house chooses games to play; --from-turns plays none",
         ),
+        (["--house", "hope", "--from-turns", "x"], "--house chooses games to play"),
     ],
 )
 def test_a_pair_run_refuses_what_is_not_a_pair(
