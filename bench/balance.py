@@ -10,8 +10,9 @@ picks. Both sides play at ``--level`` (default: the strongest registered level) 
 arena's starter decks. The same games, seed, level, budget and turn cap always give the same
 games, whatever ``--workers`` is. Prints game length and endings, casts, active spells in play,
 house win shares and their matrix, red's share, each deck spell's use and its caster's results,
-and unspent mana; ``--json`` prints the same figures as one JSON object (keys in
-docs/balance.md). A win scores 1, a draw or a game still running at the turn cap 1/2.
+unspent mana and each house's minions lost by what killed them; ``--json`` prints the same
+figures as one JSON object (keys in docs/balance.md). A win scores 1, a draw or a game still
+running at the turn cap 1/2.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ from ai.arena import play_match
 from ai.concession import conceded
 from engine.content import Content, load_content
 from engine.orders import Orders
-from engine.report import TurnReport
+from engine.report import Event, TurnReport
 from engine.setup import MatchConfig, default_deck
-from engine.state import SIDES, GameState, Side
+from engine.state import SIDES, GameState, JsonValue, Side
 from engine.turn import resolve_turn
 from engine.validate import validate_orders
 
@@ -89,6 +90,8 @@ class GameResult:
     casts: dict[str, dict[str, int]]
     peak_active: int
     unspent: list[int] = field(default_factory=list)
+    # Per side: its minions that died, by what killed them (see Tally.losses).
+    losses: dict[str, dict[str, int]] = field(default_factory=dict)
     illegal: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -184,6 +187,7 @@ class Tally:
         self.casts: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
         self.unspent: list[int] = []
         self.peak = 0
+        self.losses: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
 
     def before(self, state: GameState) -> None:
         self.peak = max(self.peak, active_in_play(state))
@@ -200,6 +204,43 @@ class Tally:
                 side = Side(str(event.get("side")))
                 gained = mana_total(str(event.get("gained")))
                 self.unspent.append(state.player(side).pool.total - gained)
+        self._count_losses(report.events)
+
+    def _count_losses(self, events: Iterable[Event]) -> None:
+        """Each side's minions that died this turn, by what killed them: "combat" (a strike), the
+        spell or "terrain" or "sanctum guard" whose damage it last took, else what the turn was
+        doing when it died (the spell then executing, "movement", or "start of turn")."""
+        hurt: dict[JsonValue, str] = {}  # minion -> what last damaged it this turn
+        doing = "spells"
+        for event in events:
+            kind = event.kind
+            if kind == "spell_executed":
+                doing = str(event.get("spell"))
+            elif kind == "moved":
+                doing = "movement"
+            elif kind == "combat":
+                doing = "combat"
+            elif kind == "turn_started":
+                doing = "start of turn"
+            elif kind == "damaged":
+                hurt[event.get("minion")] = self._damage_source(str(event.get("source")))
+            elif kind == "terrain_fatal":
+                hurt[event.get("minion")] = "terrain"
+            elif kind == "died":
+                losses = self.losses.get(str(event.get("side")))
+                if losses is None:
+                    continue  # a neutral minion
+                if event.get("cause") == "killed":
+                    losses["combat"] += 1
+                else:
+                    losses[hurt.get(event.get("minion"), doing)] += 1
+
+    def _damage_source(self, source: str) -> str:
+        if source in self.content.spells:
+            return source
+        if source == "sanctum":
+            return "sanctum guard"
+        return "terrain" if source in self.content.terrains else source
 
     def result(
         self, header: dict[str, Any], opening: GameState, final: GameState, illegal: int
@@ -224,6 +265,7 @@ class Tally:
             casts={side: dict(counter) for side, counter in self.casts.items()},
             peak_active=self.peak,
             unspent=self.unspent,
+            losses={side: dict(counter) for side, counter in self.losses.items()},
             illegal=illegal,
         )
 
@@ -595,6 +637,14 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         for s, row in spells.items()
         if row["caster_games"]
     }
+    lost: dict[str, Counter[str]] = defaultdict(Counter)
+    for r, side in side_games:
+        lost[r.house(side)].update(r.losses.get(side, {}))
+    losses_per_game = {
+        h: {cause: count / played[h] for cause, count in lost[h].most_common()}
+        for h in houses
+        if played[h]
+    }
     unspent = [u for r in results for u in r.unspent]
     red_points = sum(r.points("red") for r in results)
     return {
@@ -625,6 +675,7 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         "caster_win_share": caster_win_share,
         "deck_spells": spells,
         "median_unspent_mana": statistics.median(unspent) if unspent else None,
+        "losses_per_game": losses_per_game,
         "illegal_orders": sum(r.illegal for r in results),
         # Over the games played in this run (a game read from saved turns took no time here).
         "seconds_per_game": statistics.mean(r.seconds for r in timed) if timed else 0.0,
@@ -697,6 +748,11 @@ def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
             cell = summary["house_matrix"][house].get(rival)
             cells.append(f"{cell['share']:.0%}({cell['n']})" if cell else "-")
         line(f"{house[:12]:<12}" + "".join(f"{c:>10}" for c in cells))
+    line()
+    line("minions lost per game, by what killed them (the four most)")
+    for house, causes in summary["losses_per_game"].items():
+        top = ", ".join(f"{cause} {count:.1f}" for cause, count in list(causes.items())[:4])
+        line(f"{house:<13} {sum(causes.values()):>5.1f}  {top}")
     line()
     line("deck spell              house        in deck  cast in  casts  caster share (n)")
     for spell_id, row in summary["deck_spells"].items():

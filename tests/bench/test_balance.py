@@ -18,6 +18,7 @@ from bench.balance import (
     STRONGEST,
     Job,
     Progress,
+    Tally,
     main,
     mana_total,
     percentile,
@@ -29,6 +30,7 @@ from bench.balance import (
 )
 from engine.content import Content, load_content
 from engine.orders import Orders
+from engine.report import Event, TurnReport
 from engine.setup import default_deck
 from engine.state import GameState, Mana, Side
 from engine.turn import resolve_turn
@@ -291,6 +293,68 @@ def test_the_text_report_shows_the_same_figures(smoke: tuple[dict[str, Any], str
         assert f"\n{house:<13} {summary['house_games'][house]:>5}" in text
     for spell_id in summary["deck_spells"]:
         assert f"\n{spell_id:<24}" in text
+    for house, causes in summary["losses_per_game"].items():
+        assert f"\n{house:<13} {sum(causes.values()):>5.1f}" in text
+
+
+def test_every_death_of_a_side_is_counted_once_under_one_cause(
+    smoke: tuple[dict[str, Any], str, Path], content: Content
+) -> None:
+    summary, _, turns_dir = smoke
+    deaths = 0
+    for path in sorted(turns_dir.glob("game-*.jsonl")):
+        lines = [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines()]
+        for line in lines[1:-1]:
+            state = GameState.from_dict(line["state"])
+            orders = {side: Orders.from_dict(line["orders"][str(side)]) for side in Side}
+            _, report = resolve_turn(state, orders, content=content)
+            died = [e for e in report.events if e.kind == "died"]
+            deaths += sum(e.get("side") in ("red", "blue") for e in died)
+    losses = summary["losses_per_game"]
+    assert set(losses) == set(summary["house_games"])
+    counted = sum(sum(causes.values()) * summary["house_games"][h] for h, causes in losses.items())
+    assert counted == pytest.approx(deaths)
+
+
+def test_a_death_is_put_down_to_what_killed_it(content: Content) -> None:
+    def event(kind: str, **fields: object) -> Event:
+        return Event.make(kind, **fields)
+
+    def died(minion: int, side: str = "red", cause: str = "died") -> Event:
+        return event("died", minion=minion, side=side, cause=cause, by=None, group=1, at="A1")
+
+    tally = Tally(content)
+    events = (
+        died(1),  # before any spell executes: the spell phase's own bookkeeping
+        event("spell_executed", spell="blood_pact", side="blue", card=3, target="group:1"),
+        died(2),
+        died(3, side="neutral"),  # nobody's loss
+        event("damaged", minion=4, group=1, amount=2, source="fire_storm"),
+        event("spell_executed", spell="ruin", side="blue", card=4, target="structure:9"),
+        died(4),  # the fire storm's damage, though another spell executes now
+        event("moved", group=1, side="red", to="A2", at="A1"),
+        event("terrain_fatal", minion=5, group=1, at="A2", terrain="water", fate="dies"),
+        died(5),
+        died(6),  # on the move, with no damage taken
+        event("combat", at="A2", groups=[1, 2]),
+        died(7, cause="killed"),
+        event("turn_started", turn=2),
+        event("damaged", minion=8, group=1, amount=21, source="sanctum"),
+        died(8),
+        event("damaged", minion=9, group=1, amount=1, source="desert"),
+        died(9, side="blue"),
+    )
+    tally.after(standoff(content, [], blue_towns=1), TurnReport(1, events, Side.RED, Side.RED))
+    assert tally.losses["red"] == {
+        "spells": 1,
+        "blood_pact": 1,
+        "fire_storm": 1,
+        "terrain": 1,
+        "movement": 1,
+        "combat": 1,
+        "sanctum guard": 1,
+    }
+    assert tally.losses["blue"] == {"terrain": 1}
 
 
 def test_saved_turns_give_the_same_report_again(smoke: tuple[dict[str, Any], str, Path]) -> None:
