@@ -209,7 +209,8 @@ class Tally:
     def _count_losses(self, events: Iterable[Event]) -> None:
         """Each side's minions that died this turn, by what killed them: "combat" (a strike), the
         spell or "terrain" or "sanctum guard" whose damage it last took, else what the turn was
-        doing when it died (the spell then executing, "movement", or "start of turn")."""
+        doing when it died (the spell then executing, "movement", "start of turn", or "spells"
+        before the first spell executes)."""
         hurt: dict[JsonValue, str] = {}  # minion -> what last damaged it this turn
         doing = "spells"
         for event in events:
