@@ -9,6 +9,8 @@ for the turns they have left, production, and a Sanctum that an enemy raid can r
 turns. Candidates come from a wider search than ``strong``'s: two passes over every group's
 moves, moves of adjacent groups together, more casts and targets, a guard for a threatened
 Sanctum, and a discard of a dead card, or of the weakest while mana floats after the casts.
+A large army past the opening starts its move search from the default march, so that the
+groups the budget never reaches close on their goals instead of standing still.
 
 The budget counts rollouts (deterministic for a seed); ``seconds`` adds an anytime cap: when the
 time is up the best plan found so far is returned.
@@ -95,6 +97,12 @@ CYCLE_POOL: Final = 8  # mana left after the casts that calls for new cards
 # The expert's scoring: ``evaluate``'s, with a guarded Sanctum's pull restored as the forces
 # massed before it outmatch its guard (``Weights.siege``), so that a won field ends in a capture.
 EXPERT_WEIGHTS: Final = replace(WEIGHTS, siege=True)
+# A large army late in the game starts its move search from the default march, not from standing
+# still: the search reaches only some of many groups within its budget, and a group it never
+# reaches would stand still, so a won field never closed on the enemy Sanctum. Held back in the
+# opening, where marching every group makes the game a race again.
+MARCH_TURN: Final = 25
+MARCH_GROUPS: Final = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,13 +803,15 @@ def trains(state: GameState, side: Side, content: Content) -> tuple[TrainOrder, 
 def plan(
     state: GameState, side: Side, content: Content, sim: Rollouts, rng: random.Random
 ) -> Orders:
-    """Trainings and town mana by rule of thumb, then moves, forces brought home to meet a
-    raid, casts (and more of them while a big pool is left), moves again, a guard, a discard;
-    all legal."""
+    """Trainings and town mana by rule of thumb, then moves (for a large army past the opening,
+    starting from the default march), forces brought home to meet a raid, casts (and more of
+    them while a big pool is left), moves again, a guard, a discard; all legal."""
     orders = Orders(
         trains=trains(state, side, content),
         mana_choices=choose_mana(state, side, content, pool=state.player(side).pool),
     )
+    if state.turn >= MARCH_TURN and len(state.groups_of(side)) >= MARCH_GROUPS:
+        orders = replace(orders, moves=default_orders(state, side, content).moves)
     orders = legalize(state, side, orders, content)
     tried: Tried = {}
     with sim.capped(MOVES_SHARE):

@@ -470,3 +470,27 @@ def test_an_open_sanctum_draws_a_group_that_can_get_through_its_strikes(
     assert worth(together, siege) - worth(apart, siege) > 0.9 * breach
     # Counted without the strikes (``strong``), the two small groups hold a breach each.
     assert worth(apart, WEIGHTS) - worth(together, WEIGHTS) == pytest.approx(breach)
+
+
+def test_a_large_army_late_in_the_game_marches_the_groups_its_search_does_not_reach(
+    content: Content,
+) -> None:
+    """Within its budget the move search reaches only some of many groups. Past the opening, a
+    large army starts from the default march, so the groups the search never reaches close on
+    their goals instead of standing still; in the opening they still stand."""
+    squares = ("E2", "F2", "G2", "C3", "E3", "G3", "B4", "F4", "H4", "B5", "E5", "G5")
+    army = [group(content, gid, Side.RED, at, SWORDS * 2) for gid, at in enumerate(squares, 1)]
+    assert len(army) == ai.expert.MARCH_GROUPS + 2
+    enemy = group(content, 50, Side.BLUE, "I9", SWORDS * 4)
+    late = replace(position(content, [*army, enemy]), turn=ai.expert.MARCH_TURN)
+    # A budget of one scoring: the search itself moves nothing.
+    assert expert(replace(late, turn=ai.expert.MARCH_TURN - 1), content, budget=4).moves == ()
+    moves = expert(late, content, budget=4).moves
+    nine = Coord.parse("I9")
+    start = {g.id: g.coord for g in army}
+    closer = [
+        m for m in moves if m.dest is not None and m.dest.dist(nine) < start[m.group_id].dist(nine)
+    ]
+    assert len(closer) >= len(army) - 2
+    small = replace(late, groups=(*late.groups[: ai.expert.MARCH_GROUPS - 1], enemy))
+    assert expert(small, content, budget=4).moves == ()
