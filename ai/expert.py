@@ -132,6 +132,10 @@ class Rollouts:
         self.deadline = deadline
         self.used = 0
         self._memo: dict[tuple[Orders, bool], float] = {}
+        # Each world's rollout of each orders, kept: a candidate screened in the first world is
+        # then scored in all of them, and that first rollout would be played again. The budget
+        # still counts it, so the search and its plans are the same, only cheaper.
+        self._played: dict[tuple[Orders, int], float] = {}
 
     @contextmanager
     def capped(self, share: float) -> Iterator[None]:
@@ -157,14 +161,18 @@ class Rollouts:
             return known
         worlds = self.worlds[:1] if quick else self.worlds
         values = []
-        for world in worlds:
+        for i, world in enumerate(worlds):
             self.used += 1
-            try:
-                values.append(rollout(world, self.side, orders, self.content))
-            except Exception:  # the engine must never take the computer player down with it
-                log.exception("rolling out orders failed; treating them as hopeless")
-                values = [float("-inf")]
-                break
+            played = self._played.get((orders, i))
+            if played is None:
+                try:
+                    played = rollout(world, self.side, orders, self.content)
+                except Exception:  # the engine must never take the computer player down with it
+                    log.exception("rolling out orders failed; treating them as hopeless")
+                    values = [float("-inf")]
+                    break
+                self._played[(orders, i)] = played
+            values.append(played)
         # Mostly the mean, partly the worst world: a plan that is fine against the likely enemy
         # but walks into a lost fight against another is worse than one safe in all of them.
         result = (1 - CAUTION) * sum(values) / len(values) + CAUTION * min(values)

@@ -57,6 +57,10 @@ class Simulator:
         self.budget = budget
         self.used = 0
         self._memo: dict[tuple[Orders, bool], float] = {}
+        # Each scenario's score of each orders, kept: orders screened in the first scenario are
+        # then scored in all of them. The budget still counts the first one again, so the search
+        # is the same, only cheaper.
+        self._played: dict[tuple[Orders, int], float] = {}
 
     @property
     def exhausted(self) -> bool:
@@ -70,23 +74,28 @@ class Simulator:
             return known
         scenarios = self.scenarios[:1] if quick else self.scenarios
         total = 0.0
-        for sc in scenarios:
+        for i, sc in enumerate(scenarios):
             self.used += 1
-            orders_by_side = {self.side: orders, self.side.other: sc.enemy}
-            try:
-                # Only the state is scored: the turn keeps no report (the same state either way).
-                after, _ = resolve_turn(
-                    sc.state,
-                    orders_by_side,
-                    random.Random(sc.seed),
-                    content=self.content,
-                    record=False,
-                )
-            except Exception:  # the engine must never take the computer player down with it
-                log.exception("simulating orders failed; treating them as hopeless")
-                total = float("-inf")
-                break
-            total += evaluate(after, self.side, self.content)
+            played = self._played.get((orders, i))
+            if played is None:
+                orders_by_side = {self.side: orders, self.side.other: sc.enemy}
+                try:
+                    # Only the state is scored: the turn keeps no report (the same state either
+                    # way).
+                    after, _ = resolve_turn(
+                        sc.state,
+                        orders_by_side,
+                        random.Random(sc.seed),
+                        content=self.content,
+                        record=False,
+                    )
+                except Exception:  # the engine must never take the computer player down with it
+                    log.exception("simulating orders failed; treating them as hopeless")
+                    total = float("-inf")
+                    break
+                played = evaluate(after, self.side, self.content)
+                self._played[(orders, i)] = played
+            total += played
         result = total / len(scenarios)
         self._memo[(orders, quick)] = result
         return result

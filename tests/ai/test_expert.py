@@ -116,6 +116,30 @@ def test_a_seed_and_a_budget_fix_the_orders(midgame: GameState, content: Content
     assert expert(midgame, content, 9, budget=80) == expert(midgame, content, 9, budget=80)
 
 
+def test_a_rollout_already_played_in_a_world_is_not_played_again(
+    midgame: GameState, content: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Orders screened in the first world and then scored in all of them cost one rollout a
+    world; the budget still counts the first world twice, so the search is unchanged."""
+    played: list[int] = []
+    real = ai.expert.rollout
+
+    def counted(world: ai.expert.World, side: Side, orders: Orders, content: Content) -> float:
+        played.append(world.seed)
+        return real(world, side, orders, content)
+
+    monkeypatch.setattr(ai.expert, "rollout", counted)
+    sampled = [ai.expert.World(midgame, Orders(), seed) for seed in (11, 12, 13)]
+    sim = ai.expert.Rollouts(Side.RED, content, sampled, 100, None)
+    quick = sim.score(Orders(), quick=True)
+    full = sim.score(Orders())
+    assert sorted(played) == [11, 12, 13]
+    assert sim.used == 4
+    fresh = ai.expert.Rollouts(Side.RED, content, sampled, 100, None)
+    assert fresh.score(Orders()) == full
+    assert fresh.score(Orders(), quick=True) == quick
+
+
 def test_a_time_cap_still_gives_legal_orders(midgame: GameState, content: Content) -> None:
     expert(midgame, content, 2, budget=100_000, seconds=0.0)
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from ai import choose_orders
+from ai.search import Scenario, Simulator
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import Orders
 from engine.state import GameState, Mana, Side
+from engine.turn import resolve_turn
 from engine.validate import validate_orders
 from engine.view import view_for
 from tests.ai.positions import group, position
@@ -106,3 +109,26 @@ def test_trains_its_novices(content: Content) -> None:
     ]
     orders = greedy(position(content, groups, novices=2), content)
     assert len(orders.trains) == 2
+
+
+def test_orders_already_simulated_in_a_scenario_are_not_simulated_again(
+    content: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Orders screened in the first scenario and then scored in all of them cost one simulation
+    a scenario; the budget still counts the first one twice, so the search is unchanged."""
+    state = position(content, [group(content, 1, Side.RED, "F4", SWORDS)])
+    resolved: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        resolved.append(1)
+        return resolve_turn(*args, **kwargs)
+
+    monkeypatch.setattr("ai.search.resolve_turn", counted)
+    scenarios = [Scenario(state, Orders(), seed) for seed in (1, 2, 3)]
+    sim = Simulator(Side.RED, content, scenarios, 100)
+    quick = sim.score(Orders(), quick=True)
+    full = sim.score(Orders())
+    assert len(resolved) == 3
+    assert sim.used == 4
+    fresh = Simulator(Side.RED, content, scenarios, 100)
+    assert (fresh.score(Orders()), fresh.score(Orders(), quick=True)) == (full, quick)
