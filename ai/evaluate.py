@@ -154,8 +154,16 @@ def _win_chance(mine: float, theirs: float) -> float:
     return r / (1.0 + r)
 
 
-def evaluate(state: GameState, side: Side, content: Content, w: Weights = WEIGHTS) -> float:
-    """The position's worth to ``side`` (positive: ``side`` is ahead)."""
+def evaluate(
+    state: GameState,
+    side: Side,
+    content: Content,
+    w: Weights = WEIGHTS,
+    *,
+    position: PositionIndex | None = None,
+) -> float:
+    """The position's worth to ``side`` (positive: ``side`` is ahead). ``position``: an index
+    of ``state`` already built."""
     if state.result is not None:
         if state.result.winner is None:
             return 0.0
@@ -166,7 +174,10 @@ def evaluate(state: GameState, side: Side, content: Content, w: Weights = WEIGHT
     for s in (side, side.other):
         sign = 1.0 if s is side else -1.0
         score += sign * _side_terms(state, s, forces, board, w, content=content)
-    view = PositionIndex(state, content) if state.active_spells else None
+    view = None
+    if state.active_spells:
+        ready = position is not None and position.state is state
+        view = position if ready else PositionIndex(state, content)
     score += _fights(forces, side, view, w)
     return score
 

@@ -200,23 +200,28 @@ def rollout(world: World, side: Side, orders: Orders, content: Content) -> float
     first = _resolve(world.state, {side: orders, side.other: world.enemy}, world.seed, content)
     if first.result is not None:
         return evaluate(first, side, content)
+    # One index of the position between the two turns, for both sides' moves and its score.
+    index = PositionIndex(first, content)
     second = _resolve(
         first,
-        {s: default_orders(first, s, content) for s in (side, side.other)},
+        {s: default_orders(first, s, content, position=index) for s in (side, side.other)},
         world.seed + 1,
         content,
     )
-    return FIRST_TURN * value(first, side, content) + (1 - FIRST_TURN) * value(
+    return FIRST_TURN * value(first, side, content, position=index) + (1 - FIRST_TURN) * value(
         second, side, content
     )
 
 
-def default_orders(state: GameState, side: Side, content: Content) -> Orders:
+def default_orders(
+    state: GameState, side: Side, content: Content, *, position: PositionIndex | None = None
+) -> Orders:
     """Cheap play without simulation: train by rule of thumb; while an enemy raid can reach the
     Sanctum within two turns, keep the guard, send a group to an empty or too weak guard, and
     bring home every recruit group that can be back about as soon as the raid arrives (toward
     the Sanctum or the raider, whichever is nearer); march every other group toward its nearest
-    goal (a town it does not own or the enemy Sanctum)."""
+    goal (a town it does not own or the enemy Sanctum). ``position``: an index of ``state``
+    already built."""
     board = Board(state, content)
     goals = [s.coord for s in state.structures if s.owner != side]
     sanctum = state.sanctum(side)
@@ -231,7 +236,7 @@ def default_orders(state: GameState, side: Side, content: Content) -> Orders:
         raiders = []
     moves: list[MoveOrder] = []
     taken: set[Coord] = set()
-    for gid, dests in sorted(move_options(state, side, content).items()):
+    for gid, dests in sorted(move_options(state, side, content, position=position).items()):
         group = state.group(gid)
         if group is None or not dests:
             continue
@@ -324,11 +329,13 @@ def threats(state: GameState, side: Side) -> list[tuple[int, float]]:
     return out
 
 
-def value(state: GameState, side: Side, content: Content) -> float:
+def value(
+    state: GameState, side: Side, content: Content, *, position: PositionIndex | None = None
+) -> float:
     """:func:`ai.evaluate.evaluate` plus what lasts: spells in play for the turns they have left,
     less for mana floating beyond one spell's worth, and an unguarded Sanctum within two turns
     of an enemy raid."""
-    score = evaluate(state, side, content, EXPERT_WEIGHTS)
+    score = evaluate(state, side, content, EXPERT_WEIGHTS, position=position)
     if state.result is not None:
         return score
     needed = {s: _income_needed(state.player(s).pool.total) for s in (side, side.other)}

@@ -16,6 +16,7 @@ from engine.content import Content
 from engine.coords import Coord
 from engine.legal import legal_moves, trainable
 from engine.orders import CastOrder, Orders, TrainOrder
+from engine.position import PositionIndex
 from engine.spells.schema import SpellDef
 from engine.state import MAX_GROUP_SIZE, GameState, Group, Mana, Side
 from engine.validate import validate_orders
@@ -32,12 +33,15 @@ class CastOption:
     cost: Mana
 
 
-def move_options(state: GameState, side: Side, content: Content) -> dict[int, list[Coord]]:
+def move_options(
+    state: GameState, side: Side, content: Content, *, position: PositionIndex | None = None
+) -> dict[int, list[Coord]]:
     """For each group the side commands, the squares worth ordering it to: the engine's legal
-    moves minus squares held by a friendly group it could not join (it would bounce back)."""
+    moves minus squares held by a friendly group it could not join (it would bounce back).
+    ``position``: an index of ``state`` already built."""
     occupied = {g.coord: g for g in state.groups if g.owner == side}
     out: dict[int, list[Coord]] = {}
-    for gid, dests in legal_moves(state, side, content).items():
+    for gid, dests in legal_moves(state, side, content, position=position).items():
         group = state.group(gid)
         if group is None:
             continue

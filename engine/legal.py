@@ -31,18 +31,22 @@ if TYPE_CHECKING:
 CastSource: TypeAlias = Literal["hand", "hereditary", "bound"]
 
 
-def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, list[Coord]]:
+def legal_moves(
+    state: GameState, side: Side, content: Content, *, position: PositionIndex | None = None
+) -> dict[int, list[Coord]]:
     """For each group ``side`` controls and may move: the squares it can be ordered to.
 
     A destination is left out when the group could not get there now: a square on its way
     (every step of a longer move) is off the board, has terrain it cannot enter, or holds a
-    hostile group. Such a move would be accepted but could only fail.
+    hostile group. Such a move would be accepted but could only fail. ``position``: an index
+    of ``state`` already built (a search asks both sides' moves, and a score, of one position).
     """
     terrain = state.terrain_map()
     hostile_at = {g.coord for g in state.groups if g.owner != side}
     # The range when movement comes, counting no cast of this turn's (D-MOVE-RANGE).
-    ranges = ranges_at_movement(state, side, (), content)
-    position = PositionIndex(state, content)
+    if position is None or position.state is not state:
+        position = PositionIndex(state, content)
+    ranges = ranges_at_movement(state, side, (), content, position=position)
     width, height = state.width, state.height
     out: dict[int, list[Coord]] = {}
     for group in state.groups:
@@ -86,6 +90,8 @@ def legal_moves(state: GameState, side: Side, content: Content) -> dict[int, lis
 
 def trainable(state: GameState, side: Side, content: Content) -> dict[Coord, list[TrainOrder]]:
     """For each of ``side``'s structures with a novice: the training orders accepted there now."""
+    if not any(s.owner == side and s.novices for s in state.structures):
+        return {}  # most turns: no turn's World to build for nothing
     world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     house = content.houses[state.player(side).house]
     out: dict[Coord, list[TrainOrder]] = {}

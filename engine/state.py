@@ -173,7 +173,8 @@ class Mana(NamedTuple):
 
     @property
     def total(self) -> int:
-        return sum(v for _, v in self.items())
+        # Summed over the tuple's own items in C: the search asks it of every pool it scores.
+        return sum(self)
 
     def __str__(self) -> str:
         parts = [f"{v} {k}" for k, v in self.items() if v]

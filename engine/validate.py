@@ -97,20 +97,27 @@ def in_range(group: Group, dest_x: int, dest_y: int, moves: int) -> bool:
 
 
 def ranges_at_movement(
-    state: GameState, side: Side, casts: Sequence[CastOrder], content: Content
+    state: GameState,
+    side: Side,
+    casts: Sequence[CastOrder],
+    content: Content,
+    *,
+    position: PositionIndex | None = None,
 ) -> dict[int, int]:
     """Each of ``side``'s groups' range when this turn's movement comes (D-MOVE-RANGE, N12).
 
     The spell phase runs before movement: the one-turn speed spells that end at its start no
     longer help, and a speed spell the side casts on its own group this turn (Forced March) does,
     if it lands; a move that counted on it is blocked as too far when it does not.
+    ``position``: an index of ``state`` already built, used when no spell ends before movement.
     """
     lasting = tuple(s for s in state.active_spells if not _expires_by(s, state.turn))
     after = (
         state if len(lasting) == len(state.active_spells) else evolve(state, active_spells=lasting)
     )
     bonus = _speed_casts(state, side, casts, content)
-    position = PositionIndex(after, content)
+    if position is None or after is not state or position.state is not state:
+        position = PositionIndex(after, content)
     return {g.id: moves(position, g) + bonus.get(g.id, 0) for g in state.groups if g.owner == side}
 
 

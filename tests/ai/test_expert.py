@@ -140,6 +140,33 @@ def test_a_rollout_already_played_in_a_world_is_not_played_again(
     assert fresh.score(Orders(), quick=True) == quick
 
 
+def test_a_score_read_from_an_index_the_caller_built_is_the_same(content: Content) -> None:
+    """A rollout scores the position between its two turns with the index its moves were read
+    from; an index of another position (here the blue group strikes 4 harder, not 1) is not
+    used."""
+    groups = [
+        group(content, 1, Side.RED, "F4", SWORDS * 3),
+        group(content, 2, Side.BLUE, "F6", SWORDS * 3),
+    ]
+    calm = position(content, groups)
+    copies = tuple(
+        ActiveSpell(
+            uid=calm.next_id + i,
+            spell_id="secret_strength",
+            owner=Side.BLUE,
+            host=HostRef.group(2),
+            cast_turn=calm.turn - 1,
+        )
+        for i in range(4)
+    )
+    fierce = replace(calm, active_spells=copies, next_id=calm.next_id + 4)
+    blessed = replace(fierce, active_spells=copies[:1])
+    plain = value(blessed, Side.RED, content)
+    assert value(fierce, Side.RED, content) < plain
+    assert value(blessed, Side.RED, content, position=PositionIndex(blessed, content)) == plain
+    assert value(blessed, Side.RED, content, position=PositionIndex(fierce, content)) == plain
+
+
 def test_a_time_cap_still_gives_legal_orders(midgame: GameState, content: Content) -> None:
     expert(midgame, content, 2, budget=100_000, seconds=0.0)
 

@@ -152,6 +152,20 @@ def test_options_of_a_real_game_are_exactly_what_validation_accepts(
         assert pickle.loads(pickle.dumps(options)) == options
 
 
+def test_moves_read_from_an_index_the_caller_built_are_the_same(content: Content) -> None:
+    """A search asks both sides' moves and a score of one position with one index; an index of
+    another position (here one where Complacency holds the group) is not used."""
+    b = Board()
+    gid = b.group(RED, "C3")
+    free = b.state()
+    b.active("complacency", BLUE, HostRef.group(gid), expires_turn=free.turn + 3)
+    held = b.state()
+    plain = legal_moves(free, RED, content)
+    assert plain[gid] and gid not in legal_moves(held, RED, content)
+    assert legal_moves(free, RED, content, position=PositionIndex(free, content)) == plain
+    assert legal_moves(free, RED, content, position=PositionIndex(held, content)) == plain
+
+
 def test_capturable_lists_the_towns_a_recruit_group_may_end_the_turn_on(content: Content) -> None:
     b = Board()
     b.group(RED, "C3")
