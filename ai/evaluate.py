@@ -112,7 +112,7 @@ def _distances(
 
 
 def _impassable(content: Content) -> frozenset[str]:
-    return frozenset(t.id for t in content.terrains.values() if t.needs or t.fatal)
+    return frozenset(t.id for t in content.terrains.values() if t.blocks)
 
 
 # Distance maps per terrain layout. Resolved turns reuse the squares tuple while the terrain

@@ -80,6 +80,11 @@ class Terrain:
     fatal_unless: str = ""
     conceals: bool = False
 
+    @property
+    def blocks(self) -> bool:
+        """A group with no walk cannot cross it: it needs a walk to enter, or kills (D-ACCESS)."""
+        return bool(self.needs or self.fatal)
+
 
 @dataclass(frozen=True, slots=True)
 class Realm:

@@ -248,8 +248,7 @@ def generate_terrain(
 
 
 def _blocks(terrain: str, content: Content) -> bool:
-    t = content.terrains[terrain]
-    return bool(t.needs or t.fatal)
+    return content.terrains[terrain].blocks
 
 
 def _cheapest_path(

@@ -17,7 +17,7 @@ from engine.spells.aim import Aim, aim_of_host
 from engine.spells.checks import ReqContext, failing
 from engine.spells.modifiers import bound_spells, is_invisible
 from engine.spells.vocab import GROUP_KINDS, MINION_KINDS, SQUARE_KINDS
-from engine.squares import terrain_is_fixed
+from engine.squares import cuts_access, terrain_is_fixed
 from engine.state import GLOBE, GameState, HostRef, Mana, Side
 
 if TYPE_CHECKING:
@@ -156,6 +156,24 @@ def _kind_check(view: Position, spell: SpellDef, aim: Aim) -> None:
                 f"{aim.coord}'s terrain cannot change: a structure stands there or it is a "
                 "Sanctum's entrance",
             )
+        if kind == "terrain" and _cuts_access(view, spell, aim.coord):
+            # Paid and wasted otherwise: the change would not happen (D-SP36).
+            raise Refusal(
+                "terrain_cut",
+                f"{spell.name} on {aim.coord} would cut a town or Sanctum off: each keeps a way in "
+                "that a group with no walk can take",
+            )
+
+
+def _cuts_access(view: Position, spell: SpellDef, at: Coord) -> bool:
+    """Would one of the spell's terrain changes on ``at`` close a structure's last way in?"""
+    terrains = view.content.terrains
+    blocking = {t.id for t in terrains.values() if t.blocks}
+    return any(
+        cuts_access(view.terrain, view.structures, at, e.params.text("terrain"), blocking)
+        for e in spell.effects
+        if e.op == "change_terrain"
+    )
 
 
 def _allegiance(spell: SpellDef, side: Side, aim: Aim) -> None:

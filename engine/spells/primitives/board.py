@@ -15,7 +15,7 @@ from engine.spells.primitives.base import (
     with_stats,
 )
 from engine.spells.vocab import HOUSES, TERRAINS
-from engine.squares import terrain_is_fixed
+from engine.squares import cuts_access, terrain_is_fixed
 from engine.state import SIDES, HostRef, Minion, Side
 
 if TYPE_CHECKING:
@@ -170,7 +170,11 @@ def _change_terrain(ctx: EffectContext, effect: Effect) -> None:
             weights = [("plains", 1.0)]
         names = [w[0] for w in weights]
         terrain = world.rng.choices(names, weights=[w[1] for w in weights])[0]
-    if not terrain_is_fixed(world.structure_at, aim.coord):
+    if terrain_is_fixed(world.structure_at, aim.coord):
+        return
+    blocking = {t.id for t in world.content.terrains.values() if t.blocks}
+    # Refused at targeting; here for a change that another one this turn made a cut (D-SP36).
+    if not cuts_access(world.terrain, world.structures, aim.coord, terrain, blocking):
         world.set_terrain(aim.coord, terrain)
 
 
