@@ -111,10 +111,6 @@ def _distances(
     return dist
 
 
-def _impassable(content: Content) -> frozenset[str]:
-    return frozenset(t.id for t in content.terrains.values() if t.blocks)
-
-
 # Distance maps per terrain layout. Resolved turns reuse the squares tuple while the terrain
 # stays the same, so the tuple's identity is a cheap key; the entry keeps the tuple alive so the
 # identity cannot be reused by another object.
@@ -127,7 +123,7 @@ class Board:
 
     def __init__(self, state: GameState, content: Content) -> None:
         self.squares = state.squares
-        self.blocked = _impassable(content)
+        self.blocked = content.blocking
         self.far = state.width + state.height
         entry = _MAPS.get(id(self.squares))
         if entry is None or entry[0] is not self.squares:

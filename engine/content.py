@@ -200,9 +200,13 @@ class Content:
     economy: Economy = field(default_factory=Economy)
     index: CatalogueIndex = field(init=False, repr=False, compare=False)
     """What the rules derive from ``spells``, built with them."""
+    blocking: frozenset[str] = field(init=False, repr=False, compare=False)
+    """The terrains a group with no walk cannot cross (:attr:`Terrain.blocks`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", CatalogueIndex.of(self.spells))
+        blocking = frozenset(t.id for t in self.terrains.values() if t.blocks)
+        object.__setattr__(self, "blocking", blocking)
 
     def terrain(self, terrain_id: str) -> Terrain:
         return self.terrains[terrain_id]

@@ -91,7 +91,7 @@ def legal_moves(
 def trainable(state: GameState, side: Side, content: Content) -> dict[Coord, list[TrainOrder]]:
     """For each of ``side``'s structures with a novice: the training orders accepted there now."""
     if not any(s.owner == side and s.novices for s in state.structures):
-        return {}  # most turns: no turn's World to build for nothing
+        return {}  # no novice: the turn's World below would be built for nothing
     world = World(state, turn_rng(state.seed, state.turn), content, SPELL_HOOKS)
     house = content.houses[state.player(side).house]
     out: dict[Coord, list[TrainOrder]] = {}

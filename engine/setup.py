@@ -239,16 +239,12 @@ def generate_terrain(
     for _, start in board.sancta:
         for goal in sorted(fixed - set(board.entrances()), key=lambda c: (c.y, c.x)):
             for at in _cheapest_path(board, terrain, start, goal, content):
-                if _blocks(terrain[at], content):
+                if terrain[at] in content.blocking:
                     terrain[at] = realm.default
                     twin = at.rotated(board.width, board.height)
                     if symmetric and twin in board.playable and twin not in fixed:
                         terrain[twin] = realm.default
     return terrain
-
-
-def _blocks(terrain: str, content: Content) -> bool:
-    return content.terrains[terrain].blocks
 
 
 def _cheapest_path(
@@ -267,7 +263,7 @@ def _cheapest_path(
         for nxt in at.neighbours():
             if nxt not in board.playable:
                 continue
-            step = cost + (1 if _blocks(terrain[nxt], content) else 0)
+            step = cost + (1 if terrain[nxt] in content.blocking else 0)
             if step < best.get(nxt, 1 << 30):
                 best[nxt] = step
                 previous[nxt] = at

@@ -167,8 +167,7 @@ def _kind_check(view: Position, spell: SpellDef, aim: Aim) -> None:
 
 def _cuts_access(view: Position, spell: SpellDef, at: Coord) -> bool:
     """Would one of the spell's terrain changes on ``at`` close a structure's last way in?"""
-    terrains = view.content.terrains
-    blocking = {t.id for t in terrains.values() if t.blocks}
+    blocking = view.content.blocking
     return any(
         cuts_access(view.terrain, view.structures, at, e.params.text("terrain"), blocking)
         for e in spell.effects

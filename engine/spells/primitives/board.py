@@ -172,9 +172,8 @@ def _change_terrain(ctx: EffectContext, effect: Effect) -> None:
         terrain = world.rng.choices(names, weights=[w[1] for w in weights])[0]
     if terrain_is_fixed(world.structure_at, aim.coord):
         return
-    blocking = {t.id for t in world.content.terrains.values() if t.blocks}
     # Refused at targeting; here for a change that another one this turn made a cut (D-SP36).
-    if not cuts_access(world.terrain, world.structures, aim.coord, terrain, blocking):
+    if not cuts_access(world.terrain, world.structures, aim.coord, terrain, world.content.blocking):
         world.set_terrain(aim.coord, terrain)
 
 
