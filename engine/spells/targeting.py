@@ -446,7 +446,9 @@ def cast_problems(view: Position, side: Side, casts: Sequence[CastOrder]) -> lis
         )
         for problem in problems:
             add(index, problem)
-        if resolved is None:
+        if resolved is None or problems:
+            # A cast refused on its own never executes: it holds no card, target or mana
+            # against the casts after it (C4).
             continue
         spell = resolved.spell
         if resolved.source == "hand":
