@@ -38,7 +38,15 @@ from ai.evaluate import (
     toughness,
 )
 from ai.options import CastOption, cast_options, legalize, move_options
-from ai.search import Tried, _relevance, _with_move, choose_mana, choose_trains, wanted_mana
+from ai.search import (
+    Tried,
+    _relevance,
+    _with_move,
+    choose_mana,
+    choose_trains,
+    scarcest,
+    wanted_mana,
+)
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.mana import production
@@ -86,6 +94,9 @@ HOME_SLACK: Final = 2  # the default policy calls home groups at most this much 
 FLOAT_FROM: Final = 5
 FLOAT_WORTH: Final = 0.25
 SPEND_FROM: Final = 12  # mana left after the casts that calls for more of them
+# A mana novice while the scarcer type does not float: every spell needs a little of it, so
+# it, not the pool, sets how many spells a turn are cast (docs/ai.md, "Mana where it runs out").
+EXPERT_MANA_NOVICES: Final = 12
 SPEND_ROUNDS: Final = 2
 SPEND_TRIES: Final = 4  # casts scored in every world per round
 DOOMED: Final = -1000.0  # the rank of a summoning whose creatures would die where they stand
@@ -789,23 +800,23 @@ def cycle_hand(
 
 
 def trains(state: GameState, side: Side, content: Content) -> tuple[TrainOrder, ...]:
-    """``strong``'s trainings (:func:`ai.search.choose_trains`) with two changes: a mana novice
-    makes the Sanctum type the cards want most for what the side makes and holds (``strong``
-    alternates the house's two types whatever its cards cost), and when even that type already
-    floats (``SPEND_FROM`` or more in the pool) the novice fights instead, since more of it
-    would only float too."""
+    """``strong``'s trainings (:func:`ai.search.choose_trains`) with three changes: mana
+    novices go on past ``strong``'s three, up to ``EXPERT_MANA_NOVICES``; a mana novice makes
+    the house's type that runs out first (:func:`ai.search.scarcest`; ``strong`` alternates
+    the two types whatever its cards cost); and when even that type already floats
+    (``SPEND_FROM`` or more in the pool) the novice fights instead, since more of it would only
+    float too."""
     player = state.player(side)
     house = content.houses[player.house]
     wanted = wanted_mana(state, side, content)
     made = dict(production(state, side, content).items())
     chosen: list[TrainOrder] = []
-    for order in choose_trains(state, side, content):
+    for order in choose_trains(state, side, content, mana_novices=EXPERT_MANA_NOVICES):
         if order.kind != "mana":
             chosen.append(order)
             continue
-        best = max(
-            (house.primary, house.secondary),
-            key=lambda t: wanted[t] / (made[t] + 1 + player.pool.get(t) / INCOME_TURNS),
+        best = scarcest(
+            (house.primary, house.secondary), wanted, made, player.pool, first=house.primary
         )
         if player.pool.get(best) >= SPEND_FROM:
             chosen.append(TrainOrder(order.structure, "swordsman"))

@@ -34,6 +34,7 @@ TARGETS_PER_SPELL = 3
 MAX_CAST_OPTIONS = 18
 SHORTLIST = 4  # casts that look good in the first scenario and are tried in all of them
 HELD_TURNS = 8  # mana held counts as a make of one per turn over this many turns
+MANA_NOVICES = 3  # mana novices trained before every novice fights
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +102,11 @@ class Simulator:
         return result
 
 
-def choose_trains(state: GameState, side: Side, content: Content) -> tuple[TrainOrder, ...]:
-    """Train every novice: mana in a safe Sanctum while production is low, else fighters
-    (mostly swordsmen, an archer for every two of them)."""
+def choose_trains(
+    state: GameState, side: Side, content: Content, *, mana_novices: int = MANA_NOVICES
+) -> tuple[TrainOrder, ...]:
+    """Train every novice: mana in a safe Sanctum while fewer than ``mana_novices`` make it,
+    else fighters (mostly swordsmen, an archer for every two of them)."""
     board = Board(state, content)
     sanctum = state.sanctum(side)
     danger = sanctum is not None and any(
@@ -123,7 +126,7 @@ def choose_trains(state: GameState, side: Side, content: Content) -> tuple[Train
         for _ in range(novices):
             mana = [c for c in choices if c.kind == "mana"]
             fighters = [c for c in choices if c.kind != "mana"]
-            if mana and (not fighters or (not danger and production < 3 and size >= 4)):
+            if mana and (not fighters or (not danger and production < mana_novices and size >= 4)):
                 trains.append(mana[production % len(mana)])
                 production += 1
                 continue
@@ -346,14 +349,35 @@ def wanted_mana(state: GameState, side: Side, content: Content) -> dict[str, int
     return wanted
 
 
+def scarcest(
+    types: Sequence[str],
+    wanted: dict[str, int],
+    made: dict[str, int],
+    pool: Mana,
+    *,
+    first: str,
+) -> str:
+    """Of ``types``, the one that runs out first: the cards' costs in it (:func:`wanted_mana`)
+    over what the side makes of it a turn, mana held counting as a make of one a turn over
+    ``HELD_TURNS`` and a type it makes none of as if it made one. Nearly every spell costs
+    some of both its house's types, so casting stops at the scarcer one and the other floats:
+    a Sanctum's one mana of each with three novices making the primary left the secondary
+    spent the turn it came and the primary piling up (docs/ai.md, "Mana where it runs out").
+    Ties go to ``first``, then to the order given."""
+
+    def need(t: str) -> float:
+        return wanted.get(t, 0) / max(1.0, made.get(t, 0) + pool.get(t) / HELD_TURNS)
+
+    return max(types, key=lambda t: (need(t), t == first, -types.index(t)))
+
+
 def choose_mana(
     state: GameState, side: Side, content: Content, *, pool: Mana | None = None
 ) -> tuple[ManaChoice, ...]:
-    """For each town or colony the side may take this turn (D-TOWN-MANA), the mana type its
-    cards want most for what it already makes: the cards' costs in that type (hand, deck and
-    discard pile) over one plus its production of it (and, given a ``pool``, plus what it holds
-    of it over ``HELD_TURNS``); ties go to the house's primary type, then to the order of the
-    six types. A second town counts the first one's choice as made."""
+    """For each town or colony the side may take this turn (D-TOWN-MANA), the :func:`scarcest`
+    mana type for what it makes (and, given a ``pool``, what it holds); ties go to the house's
+    primary type, then to the order of the six types. A second town counts the first one's
+    choice as made."""
     squares = capturable(state, side, content)
     if not squares:
         return ()
@@ -363,14 +387,7 @@ def choose_mana(
     first = content.houses[player.house].primary
     choices = []
     for at in squares:
-        best = max(
-            MANA_TYPES,
-            key=lambda t: (
-                wanted[t] / (made[t] + 1 + (0 if pool is None else pool.get(t) / HELD_TURNS)),
-                t == first,
-                -MANA_TYPES.index(t),
-            ),
-        )
+        best = scarcest(MANA_TYPES, wanted, made, pool or Mana(), first=first)
         made[best] += 1
         choices.append(ManaChoice(at, best))
     return tuple(choices)

@@ -17,6 +17,7 @@ from ai.determinize import determinize
 from ai.evaluate import WEIGHTS, Weights, evaluate
 from ai.expert import _rank, breach_risk, value
 from ai.options import CastOption, cast_options
+from ai.search import choose_trains
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import CastOrder, Orders, Target
@@ -429,7 +430,7 @@ def test_casts_and_still_makes_room_while_mana_floats(content: Content) -> None:
 def test_a_mana_novice_makes_what_the_cards_want_and_none_floats(content: Content) -> None:
     """War's cards cost strife more than three times as much as clarity: with one strife novice
     already, strong's alternation would train clarity, the expert trains strife again; once
-    strife floats the novice fights."""
+    strife floats the novice makes clarity, and once both float it fights."""
     groups = [
         group(content, 1, Side.RED, "D4", SWORDS * 4),
         group(content, 2, Side.BLUE, "I9", SWORDS * 4),
@@ -440,8 +441,30 @@ def test_a_mana_novice_makes_what_the_cards_want_and_none_floats(content: Conten
     assert [(t.kind, t.mana_type) for t in ai.expert.trains(state, Side.RED, content)] == [
         ("mana", "strife")
     ]
-    flooded = replace(state, players=(replace(red, pool=Mana(strife=20)), state.player(Side.BLUE)))
+    strife = replace(state, players=(replace(red, pool=Mana(strife=20)), state.player(Side.BLUE)))
+    assert [(t.kind, t.mana_type) for t in ai.expert.trains(strife, Side.RED, content)] == [
+        ("mana", "clarity")
+    ]
+    both = replace(red, pool=Mana(strife=40, clarity=20))
+    flooded = replace(state, players=(both, state.player(Side.BLUE)))
     assert [t.kind for t in ai.expert.trains(flooded, Side.RED, content)] == ["swordsman"]
+
+
+def test_mana_novices_go_on_past_strongs_three(content: Content) -> None:
+    """Every spell costs some of both types, so the scarcer type's income is how many spells a
+    turn are cast: with three mana novices already, strong's fourth novice fights, the
+    expert's makes mana of the type that runs out first."""
+    groups = [
+        group(content, 1, Side.RED, "D4", SWORDS * 4),
+        group(content, 2, Side.BLUE, "I9", SWORDS * 4),
+    ]
+    state = position(content, groups, novices=1)
+    red = replace(state.player(Side.RED), mana_novices=Mana(strife=2, clarity=1))
+    state = replace(state, players=(red, state.player(Side.BLUE)))
+    assert [t.kind for t in choose_trains(state, Side.RED, content)] == ["archer"]
+    assert [(t.kind, t.mana_type) for t in ai.expert.trains(state, Side.RED, content)] == [
+        ("mana", "strife")
+    ]
 
 
 def test_a_summoning_is_never_aimed_under_the_enemy_sanctums_guard(content: Content) -> None:

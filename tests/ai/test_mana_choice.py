@@ -1,5 +1,5 @@
 """The computer names the mana a town it may take is to make (D-TOWN-MANA): the type its cards
-want most for what it already makes."""
+run out of first for what it already makes."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from ai.search import choose_mana
 from engine.content import Content, load_content
 from engine.coords import Coord
 from engine.orders import ManaChoice, MoveOrder, Orders
-from engine.state import GameState, Side
+from engine.setup import default_deck
+from engine.state import Card, GameState, Mana, Side
 from engine.turn import resolve_turn
 from engine.validate import validate_orders
 from engine.view import view_for
@@ -43,7 +44,7 @@ def next_to_a_town(content: Content, hand: tuple[str, ...]) -> GameState:
 
 def test_a_hand_of_nature_cards_asks_for_world_mana(content: Content) -> None:
     # War makes strife and clarity in its Sanctum; Tree Man and Forestation cost world mana.
-    state = next_to_a_town(content, ("tree_man", "forestation", "fireball"))
+    state = next_to_a_town(content, ("tree_man", "forestation"))
     assert choose_mana(state, Side.RED, content) == (ManaChoice(TOWN, "world"),)
 
 
@@ -93,4 +94,22 @@ def test_the_whole_deck_counts_for_a_town_that_makes_mana_all_game(content: Cont
         towns=("F6",),
         hand=("tree_man", "forestation"),
     )
+    assert choose_mana(state, Side.RED, content) == (ManaChoice(TOWN, "strife"),)
+
+
+def test_the_town_makes_the_type_casting_stops_at_not_the_most_wanted(content: Content) -> None:
+    """Despair's cards cost mystery 120 and strife 36 in all. A Sanctum and three novices
+    making mystery (4 a turn) against the Sanctum's one strife: every spell needs a strife, so
+    casting stops there and mystery floats. The town makes strife, though mystery is the type
+    the cards want most."""
+    state = next_to_a_town(content, ())
+    deck = default_deck("despair", content)
+    red = replace(
+        state.player(Side.RED),
+        house="despair",
+        hand=(),
+        deck=tuple(Card(9000 + i, spell_id) for i, spell_id in enumerate(deck)),
+        mana_novices=Mana(mystery=3),
+    )
+    state = replace(state, players=(red, state.player(Side.BLUE)))
     assert choose_mana(state, Side.RED, content) == (ManaChoice(TOWN, "strife"),)
