@@ -603,6 +603,7 @@ def spend(
     on a tie. A big pool wins nothing and refills every turn, so no gain is asked."""
     pool = state.player(side).pool
     costs = {o.order: o.cost for o in options}
+    spells = {o.order: o.spell for o in options}
     current = sim.score(orders)
     for _ in range(SPEND_ROUNDS):
         reserved = sum((costs.get(c, Mana()) for c in orders.casts), Mana())
@@ -611,7 +612,7 @@ def spend(
         picks: dict[tuple[int, str, int | None], tuple[float, CastOption]] = {}
         for o in options:
             key = (o.order.card_uid, o.spell.id, o.order.bound_source)
-            if search._clashes(o.order, orders.casts) or not pool.covers(reserved + o.cost):
+            if search._clashes(o.order, orders.casts, spells) or not pool.covers(reserved + o.cost):
                 continue
             known = tried.get(o.order.card_uid) if o.order.card_uid else None
             gain = known[0] if known is not None and known[1] == o.order else float("-inf")
@@ -629,11 +630,15 @@ def spend(
         if best is None:
             break
         current, orders = best
-    return spend_untested(pool, orders, costs, tried) if sim.exhausted else orders
+    return spend_untested(pool, orders, costs, spells, tried) if sim.exhausted else orders
 
 
 def spend_untested(
-    pool: Mana, orders: Orders, costs: dict[CastOrder, Mana], tried: Tried
+    pool: Mana,
+    orders: Orders,
+    costs: dict[CastOrder, Mana],
+    spells: dict[CastOrder, SpellDef],
+    tried: Tried,
 ) -> Orders:
     """With the budget spent and ``SPEND_FROM`` mana or more still left, add the casts whose
     first-world trial showed a gain, best first, unscored in the other worlds: mana left
@@ -647,7 +652,7 @@ def spend_untested(
         full = len(orders.casts) >= MAX_CASTS + SPEND_ROUNDS
         if full or pool.total - reserved.total < SPEND_FROM:
             break
-        if search._clashes(order, orders.casts) or not pool.covers(reserved + costs[order]):
+        if search._clashes(order, orders.casts, spells) or not pool.covers(reserved + costs[order]):
             continue
         orders = replace(orders, casts=(*orders.casts, order))
     return orders

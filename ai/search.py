@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol, TypeAlias
 
@@ -23,6 +23,7 @@ from engine.coords import Coord
 from engine.legal import capturable
 from engine.mana import production
 from engine.orders import CastOrder, DiscardOrder, ManaChoice, MoveOrder, Orders, TrainOrder
+from engine.spells.schema import SpellDef
 from engine.state import MANA_TYPES, GameState, Mana, Side
 from engine.turn import resolve_turn
 
@@ -255,6 +256,7 @@ def add_casts(
     if options is None:
         options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
     pool = state.player(side).pool
+    spells = {o.order: o.spell for o in options}
     for _ in range(max_casts):
         current = sim.score(orders)
         first = sim.score(orders, quick=True)
@@ -263,7 +265,9 @@ def add_casts(
         for option in options:
             if sim.exhausted:
                 break
-            if _clashes(option.order, orders.casts) or not pool.covers(reserved + option.cost):
+            if _clashes(option.order, orders.casts, spells) or not pool.covers(
+                reserved + option.cost
+            ):
                 continue
             candidate = replace(orders, casts=(*orders.casts, option.order))
             value = sim.score(candidate, quick=True)
@@ -293,7 +297,15 @@ def _cost(order: CastOrder, orders: Orders, options: list[CastOption]) -> Mana:
     return Mana()
 
 
-def _clashes(order: CastOrder, chosen: tuple[CastOrder, ...]) -> bool:
+def _clashes(
+    order: CastOrder, chosen: tuple[CastOrder, ...], spells: Mapping[CastOrder, SpellDef]
+) -> bool:
+    """Whether the engine would refuse ``order`` beside ``chosen`` (``spells`` names the spell
+    of each): the same card or hereditary or bound spell twice, a learned spell tried twice in
+    a turn (N2), a non-cumulative spell twice on one target (S6). A refused cast changes
+    nothing in a rollout, so without this a no-op copy could take a cast's place and its
+    mana's, to be dropped when the orders are made legal."""
+    spell = spells.get(order)
     for other in chosen:
         if order.card_uid and other.card_uid == order.card_uid:
             return True
@@ -302,6 +314,15 @@ def _clashes(order: CastOrder, chosen: tuple[CastOrder, ...]) -> bool:
             and order.spell_id == other.spell_id
             and order.bound_source == other.bound_source
         ):
+            return True
+        same = spells.get(other)
+        if spell is None or same is None or same.id != spell.id:
+            continue
+        if order.bound_source is not None or other.bound_source is not None:
+            continue
+        if spell.spell_class in ("learned", "hereditary") and not spell.replicable:
+            return True
+        if not spell.cumulative and other.target == order.target:
             return True
     return False
 

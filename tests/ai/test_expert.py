@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 import ai.expert
-from ai import DESCRIPTIONS, LEVELS, choose_orders
+from ai import DESCRIPTIONS, LEVELS, choose_orders, search
 from ai.arena import match_config, play_match
 from ai.determinize import determinize
 from ai.evaluate import WEIGHTS, Weights, evaluate
@@ -465,6 +465,31 @@ def test_mana_novices_go_on_past_strongs_three(content: Content) -> None:
     assert [(t.kind, t.mana_type) for t in ai.expert.trains(state, Side.RED, content)] == [
         ("mana", "strife")
     ]
+
+
+def test_a_second_copy_of_a_spell_on_its_target_is_never_added(content: Content) -> None:
+    """Banner of the Fallen is not cumulative (S6): a second copy on the same group would be
+    refused, so the search never adds it, not even untested when both copies' trials gained;
+    on another group it may."""
+    groups = [
+        group(content, 1, Side.RED, "D5", SWORDS * 4),
+        group(content, 3, Side.RED, "F5", SWORDS * 2),
+        group(content, 2, Side.BLUE, "I8", SWORDS * 4),
+    ]
+    pool = Mana(strife=20, clarity=20)
+    hand = ["banner_of_the_fallen", "banner_of_the_fallen"]
+    state = position(content, groups, hand=hand, pool=pool)
+    options = [o for o in cast_options(state, Side.RED, content) if o.order.card_uid]
+    spells = {o.order: o.spell for o in options}
+    aimed = {(o.order.card_uid, o.order.target.ref): o.order for o in options}
+    first, twin, elsewhere = aimed[9000, 1], aimed[9001, 1], aimed[9001, 3]
+    assert search._clashes(twin, (first,), spells)
+    assert not search._clashes(elsewhere, (first,), spells)
+    costs = {o.order: o.cost for o in options}
+    tried = {9000: (5.0, first), 9001: (4.0, twin)}
+    orders = ai.expert.spend_untested(pool, Orders(), costs, spells, tried)
+    assert orders.casts == (first,)
+    assert validate_orders(state, Side.RED, orders, content) == []
 
 
 def test_a_summoning_is_never_aimed_under_the_enemy_sanctums_guard(content: Content) -> None:

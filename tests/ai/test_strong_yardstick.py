@@ -35,6 +35,7 @@ def reference_add_casts(state: GameState, side: Side, orders: Orders, sim: Simul
     """The cast loop as `strong` ran it on its own, kept verbatim as the reference."""
     options = _prune(state, side, cast_options(state, side, sim.content), sim.content)
     pool = state.player(side).pool
+    spells = {o.order: o.spell for o in options}
 
     def cost(order: object, options: list[CastOption]) -> Mana:
         return next((o.cost for o in options if o.order == order), Mana())
@@ -47,7 +48,9 @@ def reference_add_casts(state: GameState, side: Side, orders: Orders, sim: Simul
         for option in options:
             if sim.exhausted:
                 break
-            if _clashes(option.order, orders.casts) or not pool.covers(reserved + option.cost):
+            if _clashes(option.order, orders.casts, spells) or not pool.covers(
+                reserved + option.cost
+            ):
                 continue
             candidate = replace(orders, casts=(*orders.casts, option.order))
             value = sim.score(candidate, quick=True)
