@@ -94,9 +94,6 @@ HOME_SLACK: Final = 2  # the default policy calls home groups at most this much 
 FLOAT_FROM: Final = 5
 FLOAT_WORTH: Final = 0.25
 SPEND_FROM: Final = 12  # mana left after the casts that calls for more of them
-# A mana novice while the scarcer type does not float: every spell needs a little of it, so
-# it, not the pool, sets how many spells a turn are cast (docs/ai.md, "Mana where it runs out").
-EXPERT_MANA_NOVICES: Final = 12
 SPEND_ROUNDS: Final = 2
 SPEND_TRIES: Final = 4  # casts scored in every world per round
 DOOMED: Final = -1000.0  # the rank of a summoning whose creatures would die where they stand
@@ -105,6 +102,10 @@ DOOMED: Final = -1000.0  # the rank of a summoning whose creatures would die whe
 MOVES_SHARE: Final = 0.5
 COPIES_KEPT: Final = 2  # a full hand keeps at most this many copies of one spell
 CYCLE_POOL: Final = 8  # mana left after the casts that calls for new cards
+# Mana novices, at most, while the scarcer type does not float: every spell needs a little of
+# it, so it, not the pool, sets how many spells a turn are cast (docs/ai.md, "Mana where it
+# runs out").
+EXPERT_MANA_NOVICES: Final = 12
 # The expert's scoring: ``evaluate``'s, with a guarded Sanctum's pull restored as the forces
 # massed before it outmatch its guard (``Weights.siege``), so that a won field ends in a capture.
 EXPERT_WEIGHTS: Final = replace(WEIGHTS, siege=True)
