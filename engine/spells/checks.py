@@ -87,9 +87,13 @@ def _unenchanted(p: Params, ctx: ReqContext) -> bool:
 
 
 def _has_hero(p: Params, ctx: ReqContext) -> bool:
-    return any(
-        g.owner == ctx.side and any("hero" in m.traits for m in g.minions) for g in ctx.view.groups
+    name = p.text("name")
+    found = any(
+        g.owner == ctx.side
+        and any("hero" in m.traits and (not name or m.name == name) for m in g.minions)
+        for g in ctx.view.groups
     )
+    return found == p.flag("has", True)
 
 
 def _target_level(p: Params, ctx: ReqContext) -> bool:
@@ -100,7 +104,14 @@ def _target_level(p: Params, ctx: ReqContext) -> bool:
 
 
 def _no_structure(p: Params, ctx: ReqContext) -> bool:
-    return ctx.aim.coord is not None and ctx.view.structure_at(ctx.aim.coord) is None
+    # ``within``: a spacing, counted in moves (Manhattan distance), as ranges are.
+    where = ctx.aim.coord
+    if where is None:
+        return False
+    within = p.num("within", 0)
+    if within == 0:
+        return ctx.view.structure_at(where) is None
+    return all(s.coord.dist(where) > within for s in ctx.view.structures)
 
 
 _CHECKS: dict[str, Callable[[Params, ReqContext], bool]] = {

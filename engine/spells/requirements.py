@@ -45,6 +45,12 @@ def _size_words(p: Params) -> str:
     return f"the target group (on a structure: the caster's group there) has {lo} to {hi} minions"
 
 
+def _hero_words(p: Params) -> str:
+    has = p.flag("has", True)
+    hero = "hero" + (f" named {p.text('name')}" if p.text("name") else "")
+    return f"the caster has {'a' if has else 'no'} {hero} on the board"
+
+
 _R = RequirementKind
 REQUIREMENTS: dict[str, RequirementKind] = {
     r.name: r
@@ -88,13 +94,25 @@ REQUIREMENTS: dict[str, RequirementKind] = {
             (),
             lambda p: "the target carries no visible active spell",
         ),
-        _R("caster_has_hero", (), lambda p: "the caster has a hero on the board"),
+        _R(
+            "caster_has_hero",
+            (Key("name", "str"), Key("has", "bool", default=True)),
+            _hero_words,
+        ),
         _R(
             "target_level",
             (Key("max", "int", required=True, minimum=0),),
             lambda p: f"every affected minion is at most level {p.num('max')}",
         ),
-        _R("no_structure", (), lambda p: "the square holds no structure"),
+        _R(
+            "no_structure",
+            (Key("within", "int", default=0, minimum=0),),
+            lambda p: (
+                f"no structure stands within {p.num('within')} squares of the target square"
+                if p.num("within", 0)
+                else "the square holds no structure"
+            ),
+        ),
     )
 }
 
