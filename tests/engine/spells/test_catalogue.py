@@ -348,3 +348,43 @@ def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_a
 def test_homunculi_are_two_seven_hit_point_minions_that_strike_twice():
     homunculi = summoned("homunculi")
     assert [(m.name, m.hp, m.hand, m.attacks) for m in homunculi] == [("Homunculus", 7, 2, 2)] * 2
+
+
+def test_there_is_one_ogi_he_cannot_be_called_while_he_lives(content):
+    """Making's named hero is one dwarf: cast while its side's Ogi lives, the spell is refused at
+    targeting; once he is gone he may be called again (docs/spells.md D-SP37)."""
+    b = Board()
+    town = b.structure("town", "D3", RED)
+    b.group(RED, "D3")
+    first = b.card(RED, "ogi")
+    second = b.card(RED, "ogi")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(first, "structure", town)]})
+    assert [m.name for g in world.groups for m in g.minions if "hero" in m.traits] == ["Ogi"]
+    problems = validate_casts(world.state, RED, [cast(second, "structure", town)], content)
+    assert [p.code for p in problems] == ["requirement"]
+    assert "no hero named Ogi" in problems[0].message
+    assert validate_casts(b.state(), RED, [cast(second, "structure", town)], content) == []
+
+
+def test_salamanders_bring_three_and_a_boosted_psychic_storm_deals_three(content):
+    """Unmaking's summoning brings three, as Nature's Simian Warriors for the same 3+1; Mind's
+    Psychic Storm is boosted as Death's Grave Chill is, 3 to each member (D-SP37)."""
+    b = Board()
+    b.group(RED, "D3")
+    target = b.group(BLUE, "D5", "swordsman", "archer")
+    salamanders = b.card(RED, "salamanders")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(salamanders, "square", "D2")]})
+    assert [m.name for g in world.groups if g.coord == at("D2") for m in g.minions] == [
+        "Salamander"
+    ] * 3
+    b = Board()
+    b.group(RED, "D3")
+    target = b.group(BLUE, "D5", "swordsman", "archer")
+    storm = b.card(RED, "psychic_storm")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(storm, "group", target, boosted=True)]})
+    group = world.group(target)
+    assert group is not None
+    assert [m.max_hp - m.hp for m in group.minions] == [3, 3]
