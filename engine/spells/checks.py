@@ -104,14 +104,11 @@ def _target_level(p: Params, ctx: ReqContext) -> bool:
 
 
 def _no_structure(p: Params, ctx: ReqContext) -> bool:
-    # ``within``: a spacing, counted in moves (Manhattan distance), as ranges are.
+    # ``within``: a spacing, counted in moves (Manhattan distance) as ranges are; 0 is the
+    # square itself.
     where = ctx.aim.coord
-    if where is None:
-        return False
-    within = p.num("within", 0)
-    if within == 0:
-        return ctx.view.structure_at(where) is None
-    return all(s.coord.dist(where) > within for s in ctx.view.structures)
+    within = p.num("within")
+    return where is not None and all(s.coord.dist(where) > within for s in ctx.view.structures)
 
 
 _CHECKS: dict[str, Callable[[Params, ReqContext], bool]] = {

@@ -109,7 +109,7 @@ REQUIREMENTS: dict[str, RequirementKind] = {
             (Key("within", "int", default=0, minimum=0),),
             lambda p: (
                 f"no structure stands within {p.num('within')} squares of the target square"
-                if p.num("within", 0)
+                if p.num("within")
                 else "the square holds no structure"
             ),
         ),
