@@ -352,7 +352,7 @@ def test_homunculi_are_two_seven_hit_point_minions_that_strike_twice():
 
 def test_there_is_one_ogi_he_cannot_be_called_while_he_lives(content):
     """Making's named hero is one dwarf: cast while its side's Ogi lives, the spell is refused at
-    targeting; once he is gone he may be called again (docs/spells.md D-SP37)."""
+    targeting, and it is legal with no Ogi on the board (docs/spells.md D-SP37)."""
     b = Board()
     town = b.structure("town", "D3", RED)
     b.group(RED, "D3")
@@ -367,18 +367,21 @@ def test_there_is_one_ogi_he_cannot_be_called_while_he_lives(content):
     assert validate_casts(b.state(), RED, [cast(second, "structure", town)], content) == []
 
 
-def test_salamanders_bring_three_and_a_boosted_psychic_storm_deals_three(content):
-    """Unmaking's summoning brings three, as Nature's Simian Warriors for the same 3+1; Mind's
-    Psychic Storm is boosted as Death's Grave Chill is, 3 to each member (D-SP37)."""
+def test_salamanders_bring_three(content):
+    """Unmaking's summoning brings three, as Nature's Simian Warriors do for the same 3+1
+    (docs/spells.md D-SP37)."""
     b = Board()
     b.group(RED, "D3")
-    target = b.group(BLUE, "D5", "swordsman", "archer")
     salamanders = b.card(RED, "salamanders")
     with_pool(b, RED)
     world = run(b, {RED: [cast(salamanders, "square", "D2")]})
     assert [m.name for g in world.groups if g.coord == at("D2") for m in g.minions] == [
         "Salamander"
     ] * 3
+
+
+def test_a_boosted_psychic_storm_deals_three_to_each_member(content):
+    """Mind's Psychic Storm is boosted as Death's Grave Chill is, 3 to each member (D-SP37)."""
     b = Board()
     b.group(RED, "D3")
     target = b.group(BLUE, "D5", "swordsman", "archer")
