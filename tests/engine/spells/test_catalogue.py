@@ -254,14 +254,14 @@ def test_every_house_has_a_summoning_in_its_deck():
     assert {s.house for s in spells if s.type == "summoning"} == set(HOUSES)
 
 
-def summoned(spell_id: str) -> tuple[Minion, ...]:
+def summoned(spell_id: str, boosted: bool = False) -> tuple[Minion, ...]:
     """The minions red's ``spell_id`` brings onto D3, beside red's group on C3: one new monster
     group."""
     b = Board()
     b.group(RED, "C3")
     card = b.card(RED, spell_id)
     with_pool(b, RED)
-    world = run(b, {RED: [cast(card, "square", "D3")]})
+    world = run(b, {RED: [cast(card, "square", "D3", boosted=boosted)]})
     group = world.group_at(at("D3"))
     assert group is not None and group.is_monster_group
     return group.minions
@@ -273,6 +273,12 @@ def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargo
     phantasms = summoned("phantasm")
     assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms] == [("Phantasm", 9, 1, 3)] * 2
     assert all("flight" in m.walks for m in phantasms)
+
+
+def test_a_boosted_phantasm_brings_three():
+    """Mind's summoning is boosted as Death's Skeleton Horde is: one more for 5+2 (D-SP38)."""
+    phantasms = summoned("phantasm", boosted=True)
+    assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms] == [("Phantasm", 9, 1, 3)] * 3
 
 
 def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_squares(content):
@@ -391,3 +397,23 @@ def test_a_boosted_psychic_storm_deals_three_to_each_member(content):
     group = world.group(target)
     assert group is not None
     assert [m.max_hp - m.hp for m in group.minions] == [3, 3]
+
+
+def test_a_boosted_reapers_due_deals_four(content):
+    """Death's hereditary bolt deals 3, boosted 4 (D-SP38; it was 5)."""
+    b = Board()
+    b.group(RED, "D3")
+    target = b.group(BLUE, "D5", "swordsman")
+    reaper = b.card(RED, "reapers_due")
+    with_pool(b, RED)
+    [victim] = b.minion_ids(target)
+    world = run(b, {RED: [cast(reaper, "minion", victim, boosted=True)]})
+    group = world.group(target)
+    assert group is not None
+    assert [m.max_hp - m.hp for m in group.minions] == [4]
+
+
+def test_a_siege_engine_is_armored_and_shoots_three():
+    """Making's siege engine: 12 hit points, 2 armor, a bow of 3 (D-SP38; it was 4)."""
+    [engine] = summoned("siege_engine")
+    assert (engine.name, engine.hp, engine.armor, engine.missile) == ("Siege Engine", 12, 2, 3)
