@@ -10,9 +10,9 @@ picks. Both sides play at ``--level`` (default: the strongest registered level) 
 arena's starter decks. The same games, seed, level, budget and turn cap always give the same
 games, whatever ``--workers`` is. Prints game length and endings, casts, active spells in play,
 house win shares and their matrix, red's share, each deck spell's use and its caster's results,
-unspent mana and each house's minions lost by what killed them; ``--json`` prints the same
-figures as one JSON object (keys in docs/balance.md). A win scores 1, a draw or a game still
-running at the turn cap 1/2.
+unspent mana, each house's minions lost by what killed them and each house's board, army and
+pool on turns 10, 20 and 30; ``--json`` prints the same figures as one JSON object (keys in
+docs/balance.md). A win scores 1, a draw or a game still running at the turn cap 1/2.
 """
 
 from __future__ import annotations
@@ -54,6 +54,9 @@ ENDINGS = {
 }
 EARLY_TURN = 15
 PEAKS = (50, 100)
+# The starts of turn at which each side's board and pool are taken for the house profile.
+PROFILE_TURNS = (10, 20, 30)
+PROFILE_FIGURES = ("structures", "hit_points", "pool")
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -92,6 +95,8 @@ class GameResult:
     unspent: list[int] = field(default_factory=list)
     # Per side: its minions that died, by what killed them (see Tally.losses).
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
+    # Per side: at each of PROFILE_TURNS the game reached, its figures (see Tally.profile).
+    profile: dict[str, dict[int, tuple[int, ...]]] = field(default_factory=dict)
     illegal: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -178,6 +183,16 @@ def active_in_play(state: GameState) -> int:
     return sum(not s.helper for s in state.active_spells)
 
 
+def side_profile(state: GameState, side: Side) -> tuple[int, ...]:
+    """A side's PROFILE_FIGURES in a position: the structures it owns (its Sanctum too), its
+    minions' hit points, and the mana in its pool."""
+    return (
+        sum(s.owner == side for s in state.structures),
+        sum(m.hp for g in state.groups if g.controller == side for m in g.minions),
+        state.player(side).pool.total,
+    )
+
+
 class Tally:
     """What the report needs from one game, gathered turn by turn (while it is played, or again
     from its saved turns)."""
@@ -188,9 +203,13 @@ class Tally:
         self.unspent: list[int] = []
         self.peak = 0
         self.losses: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
+        self.profile: dict[str, dict[int, tuple[int, ...]]] = {str(side): {} for side in SIDES}
 
     def before(self, state: GameState) -> None:
         self.peak = max(self.peak, active_in_play(state))
+        if state.turn in PROFILE_TURNS:
+            for side in SIDES:
+                self.profile[str(side)][state.turn] = side_profile(state, side)
 
     def after(self, state: GameState, report: TurnReport) -> None:
         self.peak = max(self.peak, active_in_play(state))
@@ -267,6 +286,7 @@ class Tally:
             peak_active=self.peak,
             unspent=self.unspent,
             losses={side: dict(counter) for side, counter in self.losses.items()},
+            profile=self.profile,
             illegal=illegal,
         )
 
@@ -580,6 +600,14 @@ def _share(part: float, whole: int) -> float | None:
     return part / whole if whole else None
 
 
+def _profile_medians(rows: Sequence[tuple[int, ...]]) -> dict[str, Any]:
+    """The median of each profile figure over the side-games that reached the turn."""
+    return {"games": len(rows)} | {
+        name: statistics.median(row[i] for row in rows) if rows else None
+        for i, name in enumerate(PROFILE_FIGURES)
+    }
+
+
 def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]:
     """Every figure of the report, JSON-ready (keys documented in docs/balance.md)."""
     n = len(results)
@@ -647,6 +675,20 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         if played[h]
     }
     unspent = [u for r in results for u in r.unspent]
+    house_profile = {
+        h: {
+            str(turn): _profile_medians(
+                [
+                    r.profile[side][turn]
+                    for r, side in side_games
+                    if r.house(side) == h and turn in r.profile.get(side, {})
+                ]
+            )
+            for turn in PROFILE_TURNS
+        }
+        for h in houses
+        if played[h]
+    }
     red_points = sum(r.points("red") for r in results)
     return {
         "games": n,
@@ -677,6 +719,7 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         "deck_spells": spells,
         "median_unspent_mana": statistics.median(unspent) if unspent else None,
         "losses_per_game": losses_per_game,
+        "house_profile": house_profile,
         "illegal_orders": sum(r.illegal for r in results),
         # Over the games played in this run (a game read from saved turns took no time here).
         "seconds_per_game": statistics.mean(r.seconds for r in timed) if timed else 0.0,
@@ -689,6 +732,10 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
+
+
+def _by_turn(rows: list[dict[str, Any]], name: str) -> str:
+    return " / ".join("-" if row[name] is None else f"{row[name]:g}" for row in rows)
 
 
 def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
@@ -754,6 +801,16 @@ def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
     for house, causes in summary["losses_per_game"].items():
         top = ", ".join(f"{cause} {count:.1f}" for cause, count in list(causes.items())[:4])
         line(f"{house:<13} {sum(causes.values()):>5.1f}  {top}")
+    line()
+    turns = " / ".join(str(t) for t in PROFILE_TURNS)
+    line(f"each house at the start of turns {turns}, median over the games still running then")
+    line("house         structures        hit points          mana held           games")
+    for house, by_turn in summary["house_profile"].items():
+        rows = list(by_turn.values())
+        line(
+            f"{house:<13} {_by_turn(rows, 'structures'):<17} {_by_turn(rows, 'hit_points'):<19} "
+            f"{_by_turn(rows, 'pool'):<19} {_by_turn(rows, 'games')}"
+        )
     line()
     line("deck spell              house        in deck  cast in  casts  caster share (n)")
     for spell_id, row in summary["deck_spells"].items():

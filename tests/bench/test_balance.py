@@ -7,6 +7,7 @@ import contextlib
 import io
 import itertools
 import json
+import statistics
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,49 @@ def test_saved_turns_replay_to_the_next_position(
     assert summary["casts_by_type"] == dict(by_type)
 
 
+def test_the_house_profile_is_each_sides_board_and_pool_at_turn_ten(
+    smoke: tuple[dict[str, Any], str, Path],
+) -> None:
+    """Read from the saved positions: at the start of turn 10 each side's structures, its
+    minions' hit points and its pool; the smoke games stop before turn 20."""
+    summary, _, turns_dir = smoke
+    seen: dict[str, list[tuple[int, int, int]]] = {}
+    for path in sorted(turns_dir.glob("game-*.jsonl")):
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        header = lines[0]["game"]
+        tenth = next((ln["state"] for ln in lines[1:-1] if ln["state"]["turn"] == 10), None)
+        if tenth is None:
+            continue  # a game over before turn 10 has no profile
+        for player in tenth["players"]:
+            side = player["side"]
+            seen.setdefault(header[side], []).append(
+                (
+                    sum(s["owner"] == side for s in tenth["structures"]),
+                    sum(
+                        m["hp"]
+                        for g in tenth["groups"]
+                        if g["controller"] == side
+                        for m in g["minions"]
+                    ),
+                    sum(player["pool"].values()),
+                )
+            )
+    profile = summary["house_profile"]
+    assert seen, "the smoke games reach turn 10"
+    for house, rows in seen.items():
+        assert profile[house]["10"] == {
+            "games": len(rows),
+            "structures": statistics.median(r[0] for r in rows),
+            "hit_points": statistics.median(r[1] for r in rows),
+            "pool": statistics.median(r[2] for r in rows),
+        }
+        assert (
+            profile[house]["20"]
+            == profile[house]["30"]
+            == {"games": 0, "structures": None, "hit_points": None, "pool": None}
+        )
+
+
 def test_a_game_is_the_same_whenever_it_is_played() -> None:
     job = Job(0, 12345, "war", "hope", "badlands", "greedy", 8, 6)
     first, second = play_one(job), play_one(job)
@@ -295,6 +339,9 @@ def test_the_text_report_shows_the_same_figures(smoke: tuple[dict[str, Any], str
         assert f"\n{spell_id:<24}" in text
     for house, causes in summary["losses_per_game"].items():
         assert f"\n{house:<13} {sum(causes.values()):>5.1f}" in text
+    for house, by_turn in summary["house_profile"].items():
+        if by_turn["10"]["games"]:
+            assert f"\n{house:<13} {by_turn['10']['structures']:g} / - / - " in text
 
 
 def test_every_death_of_a_side_is_counted_once_under_one_cause(
