@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, TypeVar, cast
+from typing import Any, NamedTuple, TextIO, TypeVar, cast
 
 from ai import LEVELS, Level
 from ai.arena import play_match
@@ -56,9 +56,16 @@ EARLY_TURN = 15
 PEAKS = (50, 100)
 # The starts of turn at which each side's board and pool are taken for the house profile.
 PROFILE_TURNS = (10, 20, 30)
-PROFILE_FIGURES = ("structures", "hit_points", "pool")
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class Profile(NamedTuple):
+    """A side's board and pool at one start of turn (the house profile's figures)."""
+
+    structures: int
+    hit_points: int
+    pool: int
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,7 @@ class GameResult:
     # Per side: its minions that died, by what killed them (see Tally.losses).
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     # Per side: at each of PROFILE_TURNS the game reached, its figures (see Tally.profile).
-    profile: dict[str, dict[int, tuple[int, ...]]] = field(default_factory=dict)
+    profile: dict[str, dict[int, Profile]] = field(default_factory=dict)
     illegal: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -183,10 +190,10 @@ def active_in_play(state: GameState) -> int:
     return sum(not s.helper for s in state.active_spells)
 
 
-def side_profile(state: GameState, side: Side) -> tuple[int, ...]:
-    """A side's PROFILE_FIGURES in a position: the structures it owns (its Sanctum too), its
-    minions' hit points, and the mana in its pool."""
-    return (
+def side_profile(state: GameState, side: Side) -> Profile:
+    """A side's profile in a position: the structures it owns (its Sanctum too), its minions'
+    hit points, and the mana in its pool."""
+    return Profile(
         sum(s.owner == side for s in state.structures),
         sum(m.hp for g in state.groups if g.controller == side for m in g.minions),
         state.player(side).pool.total,
@@ -203,7 +210,7 @@ class Tally:
         self.unspent: list[int] = []
         self.peak = 0
         self.losses: dict[str, Counter[str]] = {str(side): Counter() for side in SIDES}
-        self.profile: dict[str, dict[int, tuple[int, ...]]] = {str(side): {} for side in SIDES}
+        self.profile: dict[str, dict[int, Profile]] = {str(side): {} for side in SIDES}
 
     def before(self, state: GameState) -> None:
         self.peak = max(self.peak, active_in_play(state))
@@ -600,11 +607,11 @@ def _share(part: float, whole: int) -> float | None:
     return part / whole if whole else None
 
 
-def _profile_medians(rows: Sequence[tuple[int, ...]]) -> dict[str, Any]:
+def _profile_medians(rows: Sequence[Profile]) -> dict[str, Any]:
     """The median of each profile figure over the side-games that reached the turn."""
     return {"games": len(rows)} | {
-        name: statistics.median(row[i] for row in rows) if rows else None
-        for i, name in enumerate(PROFILE_FIGURES)
+        name: statistics.median(getattr(row, name) for row in rows) if rows else None
+        for name in Profile._fields
     }
 
 
@@ -735,6 +742,7 @@ def _pct(value: float | None) -> str:
 
 
 def _by_turn(rows: list[dict[str, Any]], name: str) -> str:
+    """One figure of the house profile at each of its turns, "-" where no game got there."""
     return " / ".join("-" if row[name] is None else f"{row[name]:g}" for row in rows)
 
 
