@@ -281,6 +281,13 @@ def test_a_boosted_phantasm_brings_three():
     assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms] == [("Phantasm", 9, 1, 3)] * 3
 
 
+def test_shadow_hounds_bring_three_hounds_that_bite_twice():
+    """Despair's one summoning brings three (D-SP39; it was two): Despair fielded the fewest hit
+    points of any house, and two 5-point hounds were the least of the 3+1 summonings."""
+    hounds = summoned("shadow_hounds")
+    assert [(m.name, m.hp, m.hand, m.attacks) for m in hounds] == [("Shadow Hound", 5, 2, 2)] * 3
+
+
 def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""
