@@ -267,7 +267,7 @@ def summoned(spell_id: str, boosted: bool = False) -> tuple[Minion, ...]:
     return group.minions
 
 
-def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargoyles():
+def test_D_SP31_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargoyles():
     """Mind's summoning matches Justice's at the same 3+1 (docs/balance.md "Town spells for
     every house (D-SP31)")."""
     phantasms = summoned("phantasm")
@@ -275,20 +275,20 @@ def test_phantasm_brings_two_flying_phantasms_as_stone_sentinels_bring_two_gargo
     assert all("flight" in m.walks for m in phantasms)
 
 
-def test_a_boosted_phantasm_brings_three():
+def test_D_SP38_a_boosted_phantasm_brings_three():
     """Mind's summoning is boosted as Death's Skeleton Horde is: one more for 5+2 (D-SP38)."""
     phantasms = summoned("phantasm", boosted=True)
     assert [(m.name, m.hp, m.armor, m.hand) for m in phantasms] == [("Phantasm", 9, 1, 3)] * 3
 
 
-def test_shadow_hounds_bring_three_hounds_that_bite_twice():
+def test_D_SP39_shadow_hounds_bring_three_hounds_that_bite_twice():
     """Despair's one summoning brings three (D-SP39; it was two): Despair fielded the fewest hit
     points of any house, and two 5-point hounds were the least of the 3+1 summonings."""
     hounds = summoned("shadow_hounds")
     assert [(m.name, m.hp, m.hand, m.attacks) for m in hounds] == [("Shadow Hound", 5, 2, 2)] * 3
 
 
-def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_squares(content):
+def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""
     b = Board()
@@ -305,7 +305,7 @@ def test_psychic_storm_deals_two_to_each_member_of_an_enemy_group_within_three_s
     assert [m.max_hp - m.hp for m in group.minions] == [2, 2]
 
 
-def test_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(content):
+def test_D_SP34_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(content):
     """Despair's long hold lasts three turns where it used to last until dispelled: a lasting
     root on the enemy's main army decided Despair's games (docs/spells.md D-SP34)."""
     b = Board()
@@ -323,7 +323,7 @@ def test_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(co
     assert held.get("expires_turn") == world.turn + 3
 
 
-def test_thorn_volley_reaches_two_squares_from_its_shrine_and_from_hand(content):
+def test_D_SP35_thorn_volley_reaches_two_squares_from_its_shrine_and_from_hand(content):
     """Nature's most cast spell, free from every shrine each turn and with Thorn Mark's point on
     every member, reaches 2 squares, not 3 (docs/spells.md D-SP35)."""
     b = Board()
@@ -406,7 +406,7 @@ def test_a_boosted_psychic_storm_deals_three_to_each_member(content):
     assert [m.max_hp - m.hp for m in group.minions] == [3, 3]
 
 
-def test_a_boosted_reapers_due_deals_four(content):
+def test_D_SP38_a_boosted_reapers_due_deals_four(content):
     """Death's hereditary bolt deals 3, boosted 4 (D-SP38; it was 5)."""
     b = Board()
     b.group(RED, "D3")
@@ -420,7 +420,7 @@ def test_a_boosted_reapers_due_deals_four(content):
     assert [m.max_hp - m.hp for m in group.minions] == [4]
 
 
-def test_a_siege_engine_is_armored_and_shoots_three():
+def test_D_SP38_a_siege_engine_is_armored_and_shoots_three():
     """Making's siege engine: 12 hit points, 2 armor, a bow of 3 (D-SP38; it was 4)."""
     [engine] = summoned("siege_engine")
     assert (engine.name, engine.hp, engine.armor, engine.missile) == ("Siege Engine", 12, 2, 3)
