@@ -288,6 +288,27 @@ def test_D_SP39_shadow_hounds_bring_three_hounds_that_bite_twice():
     assert [(m.name, m.hp, m.hand, m.attacks) for m in hounds] == [("Shadow Hound", 5, 2, 2)] * 3
 
 
+def test_D_SP40_werewolf_brings_two_werewolves_that_strike_twice():
+    """Body's one summoning brings two 6-point werewolves (D-SP40; it was one of 8 points): Body
+    stood lowest of the houses, and one werewolf was the least of the 3+1 summonings."""
+    wolves = summoned("werewolf")
+    assert [(m.name, m.hp, m.hand, m.attacks) for m in wolves] == [("Werewolf", 6, 2, 2)] * 2
+
+
+def test_D_SP40_tree_man_is_an_eight_point_minion_of_the_forest():
+    """Nature's cheap monster comes out of the trees with 8 hit points (D-SP40; it was 10):
+    Nature stood highest of the houses and fielded the most hit points by turn 10."""
+    b = Board()
+    b.terrain[at("D3")] = "forest"
+    b.group(RED, "C3")
+    card = b.card(RED, "tree_man")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(card, "square", "D3")]})
+    tree = world.group_at(at("D3"))
+    assert tree is not None and tree.is_monster_group
+    assert [(m.name, m.hp, m.armor, m.hand) for m in tree.minions] == [("Tree Man", 8, 1, 2)]
+
+
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""
