@@ -15,8 +15,29 @@ REPO: Final = Path(__file__).resolve().parent.parent
 RULE_IDS: Final = Path(__file__).resolve().parent / "rule_ids.toml"
 DECISION_DOCS: Final = (REPO / "docs" / "rules.md", REPO / "docs" / "spells.md")
 DECISION_ID: Final = re.compile(r"\*\*(D-[A-Z0-9-]+)\.\*\*")
-# test_I4_equal_deltas... names rule I4; test_D_MOVE_VOTE_... names decision D-MOVE-VOTE.
-TEST_NAME: Final = re.compile(r"def (test_([A-Z]\d+|D(?:_[A-Z0-9]+)+?)_[a-z]\w*)")
+# A test names the ids in the upper-case words before its first lower-case one:
+# test_I4_equal_deltas... names rule I4, test_D_MOVE_VOTE_... decision D-MOVE-VOTE, and
+# test_D_SP31_D_SP32_town... both D-SP31 and D-SP32.
+TEST_NAME: Final = re.compile(r"def (test_((?:[A-Z][A-Z0-9]*_)+)[a-z]\w*)")
+RULE_WORD: Final = re.compile(r"[A-Z]\d+")
+
+
+def named_ids(prefix: str) -> list[str]:
+    """The ids in a test name's upper-case words (``D_SP31_D_SP32_`` is D-SP31 and D-SP32): a
+    ``D`` word opens a decision that runs to the next ``D`` or rule id; no decision id has a
+    word of one letter and digits, so a rule id always stands alone."""
+    ids: list[str] = []
+    in_decision = False
+    for word in prefix.strip("_").split("_"):
+        if word == "D":
+            ids.append("D")
+            in_decision = True
+        elif RULE_WORD.fullmatch(word):
+            ids.append(word)
+            in_decision = False
+        elif in_decision:
+            ids[-1] += "-" + word
+    return [i for i in ids if i != "D"]
 
 
 def rule_titles() -> dict[str, str]:
@@ -44,8 +65,8 @@ def tests_by_rule(tests_dir: Path) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for path in sorted(tests_dir.rglob("test_*.py")):
         for match in TEST_NAME.finditer(path.read_text(encoding="utf-8")):
-            rule = match.group(2).replace("_", "-")
-            found.setdefault(rule, []).append(f"{path.name}::{match.group(1)}")
+            for rule in named_ids(match.group(2)):
+                found.setdefault(rule, []).append(f"{path.name}::{match.group(1)}")
     return found
 
 

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from conformance.coverage import DECISION_DOCS, REPO, RULE_IDS, rule_ids, rule_titles
+from conformance.coverage import (
+    DECISION_DOCS,
+    REPO,
+    RULE_IDS,
+    RULE_WORD,
+    decision_ids,
+    named_ids,
+    rule_ids,
+    rule_titles,
+)
 
 RULE_ID = re.compile(r"^- ([A-Z]\d+)\.", re.MULTILINE)
 SHARED_RULES = REPO.parent / "shared" / "rules" / "README.md"
@@ -35,3 +44,27 @@ def test_every_rule_has_a_one_line_title() -> None:
 def test_coverage_reads_only_files_of_the_repository() -> None:
     for path in (RULE_IDS, *DECISION_DOCS):
         assert path.resolve().is_relative_to(REPO)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "ids"),
+    [
+        ("I4_", ["I4"]),
+        ("D_MOVE_VOTE_", ["D-MOVE-VOTE"]),
+        ("D_SP31_D_SP32_", ["D-SP31", "D-SP32"]),
+        ("N2_N5_", ["N2", "N5"]),
+        ("N12_D_SP39_", ["N12", "D-SP39"]),
+        ("D_", []),
+    ],
+)
+def test_a_test_name_names_every_id_before_its_first_lower_case_word(
+    prefix: str, ids: list[str]
+) -> None:
+    assert named_ids(prefix) == ids
+
+
+def test_no_decision_id_has_a_word_that_reads_as_a_rule_id() -> None:
+    """A test name's ``D_`` word runs to the next rule id; a decision word such as ``S12`` would
+    end it early and cut the decision in two."""
+    for decision in decision_ids():
+        assert not any(RULE_WORD.fullmatch(w) for w in decision.split("-")[1:]), decision

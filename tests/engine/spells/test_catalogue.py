@@ -309,6 +309,56 @@ def test_D_SP40_tree_man_is_an_eight_point_minion_of_the_forest():
     assert [(m.name, m.hp, m.armor, m.hand) for m in tree.minions] == [("Tree Man", 8, 1, 2)]
 
 
+def test_D_SP29_condemnation_deals_three_to_each_member_of_a_group_within_three_squares(content):
+    """Justice's card that hurts a group on the board: 3 to each member for 3+1, 5 boosted
+    (docs/spells.md D-SP29, D-SP30)."""
+    for boosted, damage in ((False, 3), (True, 5)):
+        b = Board()
+        b.group(RED, "D3")
+        near = b.group(BLUE, "D6", "swordsman", "archer")  # 3 squares from the red group
+        far = b.group(BLUE, "D8")  # 5 squares
+        card = b.card(RED, "condemnation")
+        with_pool(b, RED)
+        problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
+        assert [p.code for p in problems] == ["out_of_range"]
+        world = run(b, {RED: [cast(card, "group", near, boosted=boosted)]})
+        hit = world.group(near)
+        assert hit is not None
+        assert [m.max_hp - m.hp for m in hit.minions] == [damage, damage]
+
+
+def test_D_SP29_stone_sentinels_bring_two_armored_winged_gargoyles_three_boosted():
+    """Justice's summoning, the house nation's own gargoyles (docs/spells.md D-SP29, D-SP30)."""
+    for boosted, count in ((False, 2), (True, 3)):
+        gargoyles = summoned("stone_sentinels", boosted=boosted)
+        assert [(m.name, m.hp, m.armor, m.hand) for m in gargoyles] == [
+            ("Gargoyle", 9, 2, 2)
+        ] * count
+        assert all("flight" in m.walks for m in gargoyles)
+
+
+@pytest.mark.parametrize(
+    "spell_id",
+    [
+        "reapers_due",
+        "grave_chill",
+        "skeleton_horde",
+        "ebon_guardian",
+        "verdict",
+        "condemnation",
+        "stone_sentinels",
+    ],
+)
+def test_D_SP30_death_and_justice_can_boost_what_hurts_and_what_summons(spell_id, content):
+    """Death's and Justice's income buys a stronger cast of each card that hurts an enemy or
+    puts bodies on the board, for more mana (docs/spells.md D-SP30); what the boost does more
+    is checked for every boosted spell by ``test_every_boosted_version_costs_its_price...``."""
+    spell = content.spells[spell_id]
+    assert spell.house in ("death", "justice")
+    assert spell.boosted_cost is not None and spell.boosted_effects
+    assert spell.boosted_cost.total > spell.cost.total
+
+
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""
@@ -364,7 +414,7 @@ def test_D_SP35_thorn_volley_reaches_two_squares_from_its_shrine_and_from_hand(c
     assert validate_casts(b.state(), RED, [cast(card, "group", near)], content) == []
 
 
-def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_any_group_one():
+def test_D_SP32_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_one():
     """Making's Helm costs one more than Body's Gorgon's Gaze and needs a group of at least
     five, so it gives twice the armor (docs/balance.md "Making")."""
     b = Board()
@@ -379,7 +429,8 @@ def test_beobogh_helm_gives_a_group_of_five_two_armor_where_gorgons_gaze_gives_a
         assert {effective_minion(world, group, m).armor for m in group.minions} == {armor}
 
 
-def test_homunculi_are_two_seven_hit_point_minions_that_strike_twice():
+def test_D_SP32_homunculi_are_two_seven_hit_point_minions_that_strike_twice():
+    """Between Shadow Hounds and the 9-point fliers of the same price (docs/spells.md D-SP32)."""
     homunculi = summoned("homunculi")
     assert [(m.name, m.hp, m.hand, m.attacks) for m in homunculi] == [("Homunculus", 7, 2, 2)] * 2
 
