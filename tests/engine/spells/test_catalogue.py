@@ -359,6 +359,24 @@ def test_D_SP30_death_and_justice_can_boost_what_hurts_and_what_summons(spell_id
     assert spell.boosted_cost.total > spell.cost.total
 
 
+def test_D_SP41_stampede_deals_two_to_each_member_of_a_group_within_two_squares(content):
+    """Nature's Stampede deals 2 (D-SP41; it was 3): Thorn Mark adds 1 to every Nature spell on
+    an enemy group, so it deals 3 a member in play, as Condemnation for the same 3+1."""
+    b = Board()
+    b.group(RED, "D3")
+    near = b.group(BLUE, "D5", "swordsman", "archer")  # 2 squares from the red group
+    far = b.group(BLUE, "D6")  # 3 squares
+    card = b.card(RED, "stampede")
+    with_pool(b, RED)
+    problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    world = run(b, {RED: [cast(card, "group", near)]})
+    hit = world.group(near)
+    assert hit is not None
+    # The herd's 2 and the thorns' 1: Nature's attribute is in play for its caster.
+    assert [m.max_hp - m.hp for m in hit.minions] == [3, 3]
+
+
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""
