@@ -254,10 +254,12 @@ def test_every_house_has_a_summoning_in_its_deck():
     assert {s.house for s in spells if s.type == "summoning"} == set(HOUSES)
 
 
-def summoned(spell_id: str, boosted: bool = False) -> tuple[Minion, ...]:
-    """The minions red's ``spell_id`` brings onto D3, beside red's group on C3: one new monster
-    group."""
+def summoned(spell_id: str, boosted: bool = False, terrain: str = "") -> tuple[Minion, ...]:
+    """The minions red's ``spell_id`` brings onto D3 (of ``terrain`` when one is given), beside
+    red's group on C3: one new monster group."""
     b = Board()
+    if terrain:
+        b.terrain[at("D3")] = terrain
     b.group(RED, "C3")
     card = b.card(RED, spell_id)
     with_pool(b, RED)
@@ -288,6 +290,23 @@ def test_D_SP39_shadow_hounds_bring_three_hounds_that_bite_twice():
     assert [(m.name, m.hp, m.hand, m.attacks) for m in hounds] == [("Shadow Hound", 5, 2, 2)] * 3
 
 
+def damage_in_reach(content, spell_id: str, reach: int, boosted: bool = False) -> list[int]:
+    """What red's ``spell_id`` takes from each member of a blue group ``reach`` squares from
+    red's group on D3, once it is checked that a group one square further is out of range."""
+    b = Board()
+    b.group(RED, "D3")
+    near = b.group(BLUE, f"D{3 + reach}", "swordsman", "archer")
+    far = b.group(BLUE, f"D{4 + reach}")
+    card = b.card(RED, spell_id)
+    with_pool(b, RED)
+    problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
+    assert [p.code for p in problems] == ["out_of_range"]
+    world = run(b, {RED: [cast(card, "group", near, boosted=boosted)]})
+    hit = world.group(near)
+    assert hit is not None
+    return [m.max_hp - m.hp for m in hit.minions]
+
+
 def test_D_SP40_werewolf_brings_two_werewolves_that_strike_twice():
     """Body's one summoning brings two 6-point werewolves (D-SP40; it was one of 8 points): Body
     stood lowest of the houses, and one werewolf was the least of the 3+1 summonings."""
@@ -298,33 +317,15 @@ def test_D_SP40_werewolf_brings_two_werewolves_that_strike_twice():
 def test_D_SP40_tree_man_is_an_eight_point_minion_of_the_forest():
     """Nature's cheap monster comes out of the trees with 8 hit points (D-SP40; it was 10):
     Nature stood highest of the houses and fielded the most hit points by turn 10."""
-    b = Board()
-    b.terrain[at("D3")] = "forest"
-    b.group(RED, "C3")
-    card = b.card(RED, "tree_man")
-    with_pool(b, RED)
-    world = run(b, {RED: [cast(card, "square", "D3")]})
-    tree = world.group_at(at("D3"))
-    assert tree is not None and tree.is_monster_group
-    assert [(m.name, m.hp, m.armor, m.hand) for m in tree.minions] == [("Tree Man", 8, 1, 2)]
+    trees = summoned("tree_man", terrain="forest")
+    assert [(m.name, m.hp, m.armor, m.hand) for m in trees] == [("Tree Man", 8, 1, 2)]
 
 
 def test_D_SP29_condemnation_deals_three_to_each_member_of_a_group_within_three_squares(content):
     """Justice's card that hurts a group on the board: 3 to each member for 3+1, 5 boosted
     (docs/spells.md D-SP29, D-SP30)."""
-    for boosted, damage in ((False, 3), (True, 5)):
-        b = Board()
-        b.group(RED, "D3")
-        near = b.group(BLUE, "D6", "swordsman", "archer")  # 3 squares from the red group
-        far = b.group(BLUE, "D8")  # 5 squares
-        card = b.card(RED, "condemnation")
-        with_pool(b, RED)
-        problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
-        assert [p.code for p in problems] == ["out_of_range"]
-        world = run(b, {RED: [cast(card, "group", near, boosted=boosted)]})
-        hit = world.group(near)
-        assert hit is not None
-        assert [m.max_hp - m.hp for m in hit.minions] == [damage, damage]
+    assert damage_in_reach(content, "condemnation", 3) == [3, 3]
+    assert damage_in_reach(content, "condemnation", 3, boosted=True) == [5, 5]
 
 
 def test_D_SP29_stone_sentinels_bring_two_armored_winged_gargoyles_three_boosted():
@@ -362,36 +363,14 @@ def test_D_SP30_death_and_justice_can_boost_what_hurts_and_what_summons(spell_id
 def test_D_SP41_stampede_deals_two_to_each_member_of_a_group_within_two_squares(content):
     """Nature's Stampede deals 2 (D-SP41; it was 3): Thorn Mark adds 1 to every Nature spell on
     an enemy group, so it deals 3 a member in play, as Condemnation for the same 3+1."""
-    b = Board()
-    b.group(RED, "D3")
-    near = b.group(BLUE, "D5", "swordsman", "archer")  # 2 squares from the red group
-    far = b.group(BLUE, "D6")  # 3 squares
-    card = b.card(RED, "stampede")
-    with_pool(b, RED)
-    problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
-    assert [p.code for p in problems] == ["out_of_range"]
-    world = run(b, {RED: [cast(card, "group", near)]})
-    hit = world.group(near)
-    assert hit is not None
     # The herd's 2 and the thorns' 1: Nature's attribute is in play for its caster.
-    assert [m.max_hp - m.hp for m in hit.minions] == [3, 3]
+    assert damage_in_reach(content, "stampede", 2) == [3, 3]
 
 
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""
-    b = Board()
-    b.group(RED, "D3")
-    near = b.group(BLUE, "D6", "swordsman", "archer")  # 3 squares from the red group
-    far = b.group(BLUE, "D8")  # 5 squares
-    card = b.card(RED, "psychic_storm")
-    with_pool(b, RED)
-    problems = validate_casts(b.state(), RED, [cast(card, "group", far)], content)
-    assert [p.code for p in problems] == ["out_of_range"]
-    world = run(b, {RED: [cast(card, "group", near)]})
-    group = world.group(near)
-    assert group is not None
-    assert [m.max_hp - m.hp for m in group.minions] == [2, 2]
+    assert damage_in_reach(content, "psychic_storm", 3) == [2, 2]
 
 
 def test_D_SP34_complacency_holds_an_enemy_group_within_four_squares_for_three_turns(content):
