@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.content import Content
 from engine.spells.catalogue import load_spells, parse_spell_table
 from engine.spells.modifiers import can_move, effective_minion
 from engine.spells.primitives import PRIMITIVES
@@ -290,7 +291,9 @@ def test_D_SP39_shadow_hounds_bring_three_hounds_that_bite_twice():
     assert [(m.name, m.hp, m.hand, m.attacks) for m in hounds] == [("Shadow Hound", 5, 2, 2)] * 3
 
 
-def damage_in_reach(content, spell_id: str, reach: int, boosted: bool = False) -> list[int]:
+def damage_in_reach(
+    content: Content, spell_id: str, reach: int, boosted: bool = False
+) -> list[int]:
     """What red's ``spell_id`` takes from each member of a blue group ``reach`` squares from
     red's group on D3, once it is checked that a group one square further is out of range."""
     b = Board()
