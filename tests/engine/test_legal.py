@@ -67,7 +67,7 @@ def test_hand_hereditary_bound_and_boosted_casts_are_all_offered(content: Conten
     found = by_label(options)
     fireball = found["Fireball boosted"]
     assert (fireball.source, fireball.card_uid, fireball.boosted) == ("hand", ids["fireball"], True)
-    assert fireball.cost == Mana(strife=8, clarity=1)
+    assert fireball.cost == Mana(strife=7, clarity=1)
     assert found["Reaper's Due boosted"].cost == Mana(mystery=4, will=2)
     reaper = found["Reaper's Due"]
     assert (reaper.source, reaper.card_uid, reaper.cost) == (

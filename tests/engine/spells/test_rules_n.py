@@ -244,7 +244,7 @@ def test_N7_boosted_cast_costs_more_and_hits_harder():
     g = b.group(BLUE, "D5", hp=20)
     b.group(RED, "D3")
     card = b.card(RED, "fireball")
-    b.pool(RED, strife=8, clarity=1)
+    b.pool(RED, strife=7, clarity=1)
     world = run(b, {RED: [cast(card, "group", g, boosted=True)]})
     assert world.player(RED).pool == Mana()
     assert hp(world, b.minion_ids(g)[0]) == 20 - 7 - 1
