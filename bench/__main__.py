@@ -30,6 +30,7 @@ QUICK: dict[str, tuple[str, ...]] = {
     "bot": ("--matches", "20", "--turns", "2"),
     "anchor": ("--rounds", "10"),
     "balance": ("--games", "4", "--level", "greedy", "--budget", "4", "--no-progress"),
+    "expert": ("--repeat", "1"),
 }
 
 
