@@ -10,15 +10,15 @@ is a danger, and two hostile groups that can meet next turn count the fight they
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeAlias
 
 from engine.content import Content
 from engine.coords import Coord
 from engine.position import Position, PositionIndex
 from engine.queries import effective_group
-from engine.state import NEUTRAL, GameState, Group, Minion, Owner, Side, Square
+from engine.state import GameState, Group, Minion, Side, Square
 
 WIN: Final = 100_000.0
 
@@ -111,11 +111,16 @@ def _distances(
     return dist
 
 
-# Distance maps per terrain layout. Resolved turns reuse the squares tuple while the terrain
-# stays the same, so the tuple's identity is a cheap key; the entry keeps the tuple alive so the
-# identity cannot be reused by another object.
-_MAPS: dict[int, tuple[tuple[Square, ...], dict[Coord, dict[Coord, int]]]] = {}
+# Distance maps per terrain layout: to each goal, and to the nearest of each set of goals.
+# Resolved turns reuse the squares tuple while the terrain stays the same, so the tuple's
+# identity is a cheap key; the entry keeps the tuple alive so the identity cannot be reused by
+# another object.
+_Layout: TypeAlias = tuple[
+    tuple[Square, ...], dict[Coord, dict[Coord, int]], dict[tuple[Coord, ...], dict[Coord, int]]
+]
+_MAPS: dict[int, _Layout] = {}
 _MAPS_LIMIT: Final = 64
+_NEAREST_LIMIT: Final = 256  # sets of goals kept per layout (enemy groups' squares change)
 
 
 class Board:
@@ -129,9 +134,10 @@ class Board:
         if entry is None or entry[0] is not self.squares:
             if len(_MAPS) >= _MAPS_LIMIT:
                 _MAPS.clear()
-            entry = (self.squares, {})
+            entry = (self.squares, {}, {})
             _MAPS[id(self.squares)] = entry
         self.maps = entry[1]
+        self._nearest = entry[2]
 
     def dist(self, a: Coord, goal: Coord) -> int:
         found = self.maps.get(goal)
@@ -139,6 +145,28 @@ class Board:
             found = _distances(self.squares, goal, self.blocked)
             self.maps[goal] = found
         return found.get(a, self.far)
+
+    def nearest(self, goals: tuple[Coord, ...]) -> Callable[[Coord], int]:
+        """The distance from a square to the nearest of ``goals`` (``min`` of :meth:`dist` over
+        them), kept per set of goals and layout: the default policy asks it of every square a
+        group may move to, and the same goals come back in position after position."""
+        memo = self._nearest.get(goals)
+        if memo is None:
+            if len(self._nearest) >= _NEAREST_LIMIT:
+                self._nearest.clear()
+            memo = self._nearest[goals] = {}
+        for goal in goals:
+            self.dist(goal, goal)  # the goal's map, made once
+        maps = [self.maps[goal] for goal in goals]
+        far = self.far
+
+        def distance(at: Coord) -> int:
+            found = memo.get(at)
+            if found is None:
+                found = memo[at] = min(m.get(at, far) for m in maps)
+            return found
+
+        return distance
 
 
 def _win_chance(mine: float, theirs: float) -> float:
@@ -271,20 +299,19 @@ def _siege_chance(
 def _fights(forces: list[_Force], side: Side, view: Position | None, w: Weights) -> float:
     """Expected material swing of fights that can happen next turn (adjacent now or soon)."""
     total = 0.0
+    # Every group not the side's is hostile to it (neutral ones included), so the pairs are
+    # the side's groups against all the others, each list in the forces' order.
+    theirs = [(b, b.group.coord) for b in forces if b.group.owner != side]
+    limit = w.reach + 1
     for a in forces:
         if a.group.owner != side:
             continue
-        for b in forces:
-            if not _hostile(a.group.owner, b.group.owner):
-                continue
-            d = a.group.coord.dist(b.group.coord)
-            if d > w.reach + 1:
+        ax, ay = a.group.coord
+        for b, (bx, by) in theirs:
+            d = abs(ax - bx) + abs(ay - by)
+            if d > limit:
                 continue
             p = _win_chance(a.strength(view), b.strength(view))
             swing = p * b.value - (1.0 - p) * a.value
             total += w.fight * swing / d
     return total
-
-
-def _hostile(a: Owner, b: Owner) -> bool:
-    return a != b and not (a == NEUTRAL and b == NEUTRAL)

@@ -148,6 +148,10 @@ class Rollouts:
         # then scored in all of them, and that first rollout would be played again. The budget
         # still counts it, so the search and its plans are the same, only cheaper.
         self._played: dict[tuple[Orders, int], float] = {}
+        # The score of each position after a candidate's turn, by world: different orders
+        # often lead to the same position (a move the enemy blocks, a cast that squanders), and
+        # the rest of the rollout reads only that position and the world's seed.
+        self._after: dict[tuple[GameState, int], float] = {}
 
     @contextmanager
     def capped(self, share: float) -> Iterator[None]:
@@ -178,7 +182,7 @@ class Rollouts:
             played = self._played.get((orders, i))
             if played is None:
                 try:
-                    played = rollout(world, self.side, orders, self.content)
+                    played = rollout(world, self.side, orders, self.content, self._after)
                 except Exception:  # the engine must never take the computer player down with it
                     log.exception("rolling out orders failed; treating them as hopeless")
                     values = [float("-inf")]
@@ -207,9 +211,26 @@ def _resolve(
     return after
 
 
-def rollout(world: World, side: Side, orders: Orders, content: Content) -> float:
-    """The candidate's turn, then one turn of default play for both sides, scored for ``side``."""
+def rollout(
+    world: World,
+    side: Side,
+    orders: Orders,
+    content: Content,
+    after: dict[tuple[GameState, int], float],
+) -> float:
+    """The candidate's turn, then one turn of default play for both sides, scored for ``side``.
+    ``after``: the scores of positions after the candidate's turn in this world already rolled
+    out, read and filled here (a position equal to one there scores the same)."""
     first = _resolve(world.state, {side: orders, side.other: world.enemy}, world.seed, content)
+    key = (first, world.seed)
+    found = after.get(key)
+    if found is None:
+        found = after[key] = _played_on(first, side, world.seed, content)
+    return found
+
+
+def _played_on(first: GameState, side: Side, seed: int, content: Content) -> float:
+    """The rest of a rollout from the position after the candidate's turn."""
     if first.result is not None:
         return evaluate(first, side, content)
     # One index of the position between the two turns, for both sides' moves and its score.
@@ -217,7 +238,7 @@ def rollout(world: World, side: Side, orders: Orders, content: Content) -> float
     second = _resolve(
         first,
         {s: default_orders(first, s, content, position=index) for s in (side, side.other)},
-        world.seed + 1,
+        seed + 1,
         content,
     )
     return FIRST_TURN * value(first, side, content, position=index) + (1 - FIRST_TURN) * value(
@@ -280,12 +301,10 @@ def default_orders(
             targets = goals
         if not targets:
             continue
-        here = min(board.dist(group.coord, t) for t in targets)
-        best = min(
-            dests,
-            key=lambda d: (min(board.dist(d, t) for t in targets), d in taken, d.y, d.x),
-        )
-        if min(board.dist(best, t) for t in targets) < here:
+        near = board.nearest(tuple(targets))
+        here = near(group.coord)
+        best = min(dests, key=lambda d: (near(d), d in taken, d.y, d.x))
+        if near(best) < here:
             moves.append(MoveOrder(gid, best))
             taken.add(best)
     # No town mana choices: a town taken in the rollout's second turn makes its default type,
@@ -353,13 +372,15 @@ def value(
     needed = {s: _income_needed(state.player(s).pool.total) for s in (side, side.other)}
     for spell in state.active_spells:
         definition = content.spells.get(spell.spell_id)
-        if definition is None or (spell.helper and not _income(definition)):
+        if definition is None:
+            continue
+        income = _income(definition)
+        if spell.helper and not income:
             # A helper is part of the spell that left it, and costs nothing itself; one that
             # makes mana (Death Knell's echo) is the lasting part of its spell and counts.
             continue
         share = _share_left(spell, definition, state.turn)
         worth = LASTING * definition.cost.total * share
-        income = _income(definition)
         if income:
             # A spell that makes mana every turn is worth what it will make (a permanent one
             # for the rest of a usual game) and its owner will spend, not only what it cost.
@@ -426,13 +447,33 @@ def _income_needed(pool: int) -> float:
 
 def _income(definition: SpellDef) -> int:
     """The mana a spell in play gives its owner at every start of turn."""
-    return sum(
-        e.params.num("amount")
-        for t in definition.triggers
-        if t.event == "start_of_turn"
-        for e in t.effects
-        if e.op == "gain_mana"
-    )
+    return _lasting(definition)[0]
+
+
+def _ward_uses(definition: SpellDef) -> int:
+    """The uses of the spell's ward, if it has one with a limit (0: none)."""
+    return _lasting(definition)[1]
+
+
+# What :func:`value` reads of each definition for every active spell of every position it
+# scores: (definition, income, ward uses) by the definition's identity (kept alive here so the
+# identity is not reused).
+_LASTING: dict[int, tuple[SpellDef, int, int]] = {}
+
+
+def _lasting(definition: SpellDef) -> tuple[int, int]:
+    found = _LASTING.get(id(definition))
+    if found is None or found[0] is not definition:
+        income = sum(
+            e.params.num("amount")
+            for t in definition.triggers
+            if t.event == "start_of_turn"
+            for e in t.effects
+            if e.op == "gain_mana"
+        )
+        uses = max((e.params.num("uses") for e in definition.effects if e.op == "ward"), default=0)
+        found = _LASTING[id(definition)] = (definition, income, uses)
+    return found[1], found[2]
 
 
 def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
@@ -447,7 +488,7 @@ def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
         share = max(0.0, (until - turn) / definition.turns)
     else:
         return 0.0
-    limit = max((e.params.num("uses") for e in definition.effects if e.op == "ward"), default=0)
+    limit = _ward_uses(definition)
     uses = spell.get("uses_left")
     if limit and isinstance(uses, int) and not isinstance(uses, bool):
         share *= max(0, min(uses, limit)) / limit

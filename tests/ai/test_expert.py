@@ -20,7 +20,7 @@ from ai.options import CastOption, cast_options
 from ai.search import choose_trains
 from engine.content import Content, load_content
 from engine.coords import Coord
-from engine.orders import CastOrder, Orders, Target
+from engine.orders import CastOrder, MoveOrder, Orders, Target
 from engine.position import PositionIndex
 from engine.setup import new_game
 from engine.state import ActiveSpell, Card, GameState, Group, HostRef, Mana, Options, Side
@@ -125,9 +125,15 @@ def test_a_rollout_already_played_in_a_world_is_not_played_again(
     played: list[int] = []
     real = ai.expert.rollout
 
-    def counted(world: ai.expert.World, side: Side, orders: Orders, content: Content) -> float:
+    def counted(
+        world: ai.expert.World,
+        side: Side,
+        orders: Orders,
+        content: Content,
+        after: dict[tuple[GameState, int], float],
+    ) -> float:
         played.append(world.seed)
-        return real(world, side, orders, content)
+        return real(world, side, orders, content, after)
 
     monkeypatch.setattr(ai.expert, "rollout", counted)
     sampled = [ai.expert.World(midgame, Orders(), seed) for seed in (11, 12, 13)]
@@ -139,6 +145,31 @@ def test_a_rollout_already_played_in_a_world_is_not_played_again(
     fresh = ai.expert.Rollouts(Side.RED, content, sampled, 100, None)
     assert fresh.score(Orders()) == full
     assert fresh.score(Orders(), quick=True) == quick
+
+
+def test_orders_that_lead_to_the_same_position_are_played_on_from_it_once(
+    midgame: GameState, content: Content, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two order sets whose turns end in equal positions (here a move to the square the group
+    stands on, and no move) share the rest of the rollout, and score the same as each played
+    out alone."""
+    group = next(g for g in midgame.groups if g.owner is Side.RED)
+    stay = Orders(moves=(MoveOrder(group.id, group.coord),))
+    rest: list[int] = []
+    real = ai.expert._played_on
+
+    def counted(first: GameState, side: Side, seed: int, content: Content) -> float:
+        rest.append(seed)
+        return real(first, side, seed, content)
+
+    monkeypatch.setattr(ai.expert, "_played_on", counted)
+    sampled = [ai.expert.World(midgame, Orders(), 11)]
+    sim = ai.expert.Rollouts(Side.RED, content, sampled, 100, None)
+    still, stayed = sim.score(Orders()), sim.score(stay)
+    assert rest == [11]
+    assert sim.used == 2
+    alone = ai.expert.Rollouts(Side.RED, content, sampled, 100, None)
+    assert alone.score(stay) == stayed == still
 
 
 def test_a_score_read_from_an_index_the_caller_built_is_the_same(content: Content) -> None:
