@@ -100,6 +100,12 @@ class Position(Protocol):
         """Ids of the minions that host an active spell."""
         ...
 
+    def placement_memo(self) -> dict[object, object]:
+        """A memo for answers that depend only on the groups (where they stand, their members)
+        and the active spells: emptied whenever one of those changes. Terrain and structures
+        are not watched: an answer reading them does not belong here."""
+        ...
+
 
 class PositionIndex:
     """A :class:`Position` over a frozen state: its records indexed once, when it is built."""
@@ -213,3 +219,7 @@ class PositionIndex:
 
     def minion_hosts(self) -> Collection[int]:
         return self._minion_hosts
+
+    def placement_memo(self) -> dict[object, object]:
+        """The position never changes: its memo."""
+        return self.memo

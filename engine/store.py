@@ -59,6 +59,7 @@ class Store:
     __slots__ = (
         "_board",
         "_minion_group",
+        "_placement",
         "_squares",
         "_structure_at",
         "content",
@@ -112,6 +113,8 @@ class Store:
         # Bumped by every change to groups, minions or spells, so that a phase holding its own
         # scratch copy (combat) knows when to re-read.
         self.revision = 0
+        # placement_memo(): the memo and the (revision, spell generation) it was filled at.
+        self._placement: tuple[int, int, dict[object, object]] = (-1, -1, {})
         self.presence = SpellPresence(
             self.spell_map,
             self._structure_at,
@@ -270,6 +273,15 @@ class Store:
 
     def minion_hosts(self) -> set[int]:
         return self.presence.minion_hosts()
+
+    def placement_memo(self) -> dict[object, object]:
+        """Kept while the revision (every change to groups, minions or spells) and the spells'
+        generation stay as they were; a new one after any change."""
+        revision, generation, memo = self._placement
+        if revision != self.revision or generation != self.presence.generation:
+            memo = {}
+            self._placement = (self.revision, self.presence.generation, memo)
+        return memo
 
     def spells_of(self, side: Side) -> tuple[ActiveSpell, ...]:
         """The side's active spells, oldest first (S9)."""

@@ -100,24 +100,28 @@ _AURAS_KEY: Final = ("aura_sources",)
 
 
 def _aura_sources(view: Position, content: Content) -> tuple[AuraSource, ...]:
-    """Every potent ``aura_modify`` effect with its host's square, in casting order. Between
-    turns the position is frozen and every group asks the same: its index keeps the answer."""
-    memo = view.memo if isinstance(view, PositionIndex) else None
-    if memo is not None:
-        found = memo.get(_AURAS_KEY)
-        if found is not None:
-            return found  # type: ignore[return-value]
+    """Every potent ``aura_modify`` effect with its host's square, in casting order. Every
+    group asks the same while nothing moves: the position's placement memo keeps the answer,
+    unless an aura's potency reads more than the groups and spells (a persistent requirement
+    may read terrain or structures) during a turn, when it is worked out afresh."""
+    memo = view.placement_memo()
+    found = memo.get(_AURAS_KEY)
+    if found is not None:
+        return found  # type: ignore[return-value]
     index = content.index
     sources: list[AuraSource] = []
+    steady = True
     for spell in view.spells_among(index.with_op("aura_modify")):
         definition = content.spells[spell.spell_id]
+        if definition.requires_persistent:
+            steady = False
         aim = aim_of_host(view, spell.host)
         if aim is None or aim.coord is None or not _potent(view, spell, definition):
             continue
         for effect in index.effects_of(spell.spell_id)["aura_modify"]:
             sources.append((spell, effect, aim.coord, effect.params.num("radius", 1)))
     out = tuple(sources)
-    if memo is not None:
+    if steady or isinstance(view, PositionIndex):
         memo[_AURAS_KEY] = out
     return out
 

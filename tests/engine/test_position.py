@@ -9,6 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import queries
 from engine.content import load_content
 from engine.position import Position, PositionIndex
 from engine.rng import turn_rng
@@ -62,6 +63,8 @@ def _answers(pos: Position, state: GameState) -> dict[str, object]:
         "spells_among": [list(pos.spells_among(ids)) for ids in ID_SETS],
         "globe_among": [list(pos.globe_among(ids)) for ids in ID_SETS],
         "minion_hosts": set(pos.minion_hosts()),
+        # The core's question that reads the placement memo (the auras' sources).
+        "effective_stats": [queries.effective_stats(pos, g) for g in state.groups],
     }
 
 
@@ -128,6 +131,22 @@ def test_the_world_and_the_index_read_played_positions_alike(seed: int, play: in
         state, _ = resolve_turn(
             state, random_orders(state, rnd, CONTENT, move=0.8, cast=0.6), content=CONTENT
         )
+
+
+def test_a_world_keeps_its_placement_memo_until_a_group_or_a_spell_changes() -> None:
+    state = new_game(classic_config(seed=3), CONTENT)
+    world = World(state, turn_rng(state.seed, state.turn), CONTENT, SPELL_HOOKS)
+    memo = world.placement_memo()
+    memo["answer"] = 1
+    assert world.placement_memo() is memo
+    group = next(iter(world.group_map.values()))
+    world.place_group(group.id, group.coord)
+    assert world.placement_memo() == {}
+    world.placement_memo()["answer"] = 2
+    world.add_spell(sorted(CONTENT.spells)[0], Side.RED, GLOBE)
+    assert world.placement_memo() == {}
+    index = PositionIndex(state, CONTENT)
+    assert index.placement_memo() is index.memo
 
 
 # Classes that answer "which spells sit on this host?", and why each exists. A new one is a
