@@ -17,7 +17,7 @@ from engine.queries import can_move, walks
 from engine.rng import turn_rng
 from engine.spells.hooks import SPELL_HOOKS
 from engine.spells.modifiers import bound_spells
-from engine.spells.targeting import cast_cost, legal_targets, validate_casts
+from engine.spells.targeting import cast_cost, cast_problems, legal_targets
 from engine.state import GameState, HostRef, Mana, Side
 from engine.terrain import can_enter
 from engine.training import train_problem
@@ -162,7 +162,8 @@ def cast_options(state: GameState, side: Side, content: Content) -> list[CastOpt
     the bound spells it carries, plainly, boosted and at each power level; listed (in that
     order) only when it has a target on which casting it alone is accepted
     (:func:`engine.spells.targeting.validate_casts` decides)."""
-    out = _with_targets(state, side, _hand_options(state, side, content, boosts=True), content)
+    position = PositionIndex(state, content)
+    out = _with_targets(position, side, _hand_options(state, side, content, boosts=True))
     house = state.player(side).house
     hereditary = [
         _option(spell, "hereditary", state.turn, boosted=boosted)
@@ -170,8 +171,8 @@ def cast_options(state: GameState, side: Side, content: Content) -> list[CastOpt
         if spell.spell_class == "hereditary" and spell.house == house and not spell.helper
         for boosted in _boosts(spell)
     ]
-    out += _with_targets(state, side, hereditary, content)
-    for carrier, spell_id in bound_spells(PositionIndex(state, content), side):
+    out += _with_targets(position, side, hereditary)
+    for carrier, spell_id in bound_spells(position, side):
         spell = content.spells.get(spell_id)
         if spell is None:
             continue
@@ -181,14 +182,16 @@ def cast_options(state: GameState, side: Side, content: Content) -> list[CastOpt
         ]
         # The carrier's host casts it: a hero carrying it may have to be its target
         # ("caster"), and its range runs from the host's square.
-        out += _with_targets(state, side, levels, content, carrier=carrier.host)
+        out += _with_targets(position, side, levels, carrier=carrier.host)
     return out
 
 
 def castable(state: GameState, side: Side, content: Content) -> dict[int, list[Target]]:
     """For each card in ``side``'s hand: the targets on which casting it (not boosted) alone is
     accepted. :func:`cast_options` lists everything else that may be cast."""
-    options = _with_targets(state, side, _hand_options(state, side, content, boosts=False), content)
+    options = _with_targets(
+        PositionIndex(state, content), side, _hand_options(state, side, content, boosts=False)
+    )
     return {option.card_uid: list(option.targets) for option in options}
 
 
@@ -236,15 +239,17 @@ def _hand_options(
 
 
 def _with_targets(
-    state: GameState,
+    position: PositionIndex,
     side: Side,
     options: list[CastOption],
-    content: Content,
     carrier: HostRef | None = None,
 ) -> list[CastOption]:
     """``options`` with their accepted targets, those without any left out. The board checks
     (:func:`legal_targets`) depend only on the spell, so they run once per spell; a cast the
-    pool cannot pay for is refused on every target (C4), so its targets are not tried."""
+    pool cannot pay for is refused on every target (C4), so its targets are not tried. Each
+    target is checked as :func:`engine.spells.targeting.validate_casts` checks it, on the one
+    index of the position."""
+    state, content = position.state, position.content
     pool = state.player(side).pool
     out = []
     board: dict[str, list[Target]] = {}
@@ -257,7 +262,7 @@ def _with_targets(
         targets = tuple(
             t
             for t in board[option.spell_id]
-            if not validate_casts(state, side, [option.order(t)], content)
+            if not cast_problems(position, side, [option.order(t)])
         )
         if targets:
             out.append(replace(option, targets=targets))
