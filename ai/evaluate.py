@@ -120,7 +120,7 @@ _Layout: TypeAlias = tuple[
 ]
 _MAPS: dict[int, _Layout] = {}
 _MAPS_LIMIT: Final = 64
-_NEAREST_LIMIT: Final = 256  # sets of goals kept per layout (enemy groups' squares change)
+_NEAREST_LIMIT: Final = 64  # sets of goals kept per layout (enemy groups' squares change)
 
 
 class Board:
