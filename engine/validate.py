@@ -7,7 +7,7 @@ creates (a new group, named by its square) and spend mana it adds (digest 4.3).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.coords import Coord
 from engine.orders import CastOrder, ManaChoice, MoveOrder, Orders, Problem
@@ -109,16 +109,36 @@ def ranges_at_movement(
     The spell phase runs before movement: the one-turn speed spells that end at its start no
     longer help, and a speed spell the side casts on its own group this turn (Forced March) does,
     if it lands; a move that counted on it is blocked as too far when it does not.
-    ``position``: an index of ``state`` already built, used when no spell ends before movement.
+    ``position``: an index of ``state`` already built, used when no spell ends before movement;
+    it keeps the position at movement for the next question when one does.
     """
-    lasting = tuple(s for s in state.active_spells if not _expires_by(s, state.turn))
-    after = (
-        state if len(lasting) == len(state.active_spells) else evolve(state, active_spells=lasting)
-    )
     bonus = _speed_casts(state, side, casts, content)
-    if position is None or after is not state or position.state is not state:
-        position = PositionIndex(after, content)
-    return {g.id: moves(position, g) + bonus.get(g.id, 0) for g in state.groups if g.owner == side}
+    if position is None or position.state is not state:
+        changed = _at_movement(state, content)
+        at_movement = PositionIndex(state, content) if changed is None else changed
+    else:
+        # Both sides' moves are asked of one index: the position at movement is worked out
+        # once (None: no spell ends before movement, the index itself).
+        found = position.memo.get(_AT_MOVEMENT, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = position.memo[_AT_MOVEMENT] = _at_movement(state, content)
+        at_movement = position if found is None else found  # type: ignore[assignment]
+    return {
+        g.id: moves(at_movement, g) + bonus.get(g.id, 0) for g in state.groups if g.owner == side
+    }
+
+
+_AT_MOVEMENT: Final = ("position_at_movement",)
+_UNKNOWN: Final = object()
+
+
+def _at_movement(state: GameState, content: Content) -> PositionIndex | None:
+    """The position as movement will find it when one-turn spells end before it (None when no
+    spell does)."""
+    lasting = tuple(s for s in state.active_spells if not _expires_by(s, state.turn))
+    if len(lasting) == len(state.active_spells):
+        return None
+    return PositionIndex(evolve(state, active_spells=lasting), content)
 
 
 def _expires_by(spell: ActiveSpell, turn: int) -> bool:

@@ -166,6 +166,34 @@ def test_moves_read_from_an_index_the_caller_built_are_the_same(content: Content
     assert legal_moves(free, RED, content, position=PositionIndex(held, content)) == plain
 
 
+def test_moves_under_a_speed_spell_ending_before_movement_read_the_same_from_one_index(
+    content: Content,
+) -> None:
+    """Flying Carpet ending at this turn's start no longer speeds the group when movement comes
+    (D-MOVE-RANGE), as it would while it lasts; both sides' moves asked of one index, which
+    keeps the position at movement, are what each side's own question gives, and so is a
+    second question."""
+    b = Board()
+    gid = b.group(RED, "C3")
+    b.group(BLUE, "H8")
+    ending = b.state()
+    b.active("flying_carpet", RED, HostRef.group(gid), expires_turn=ending.turn)
+    state = b.state()
+    lasting = replace(state, active_spells=())
+    flying = replace(
+        state,
+        active_spells=tuple(s.with_data(expires_turn=state.turn + 1) for s in state.active_spells),
+    )
+    assert len(legal_moves(flying, RED, content)[gid]) > len(
+        legal_moves(lasting, RED, content)[gid]
+    )
+    index = PositionIndex(state, content)
+    for side in (RED, BLUE, RED):
+        mine = legal_moves(state, side, content, position=index)
+        assert mine == legal_moves(state, side, content)
+        assert mine == legal_moves(lasting, side, content)
+
+
 def test_capturable_lists_the_towns_a_recruit_group_may_end_the_turn_on(content: Content) -> None:
     b = Board()
     b.group(RED, "C3")
