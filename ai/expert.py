@@ -374,12 +374,12 @@ def value(
         definition = content.spells.get(spell.spell_id)
         if definition is None:
             continue
-        income = _income(definition)
+        income, ward_uses = _lasting(definition)
         if spell.helper and not income:
             # A helper is part of the spell that left it, and costs nothing itself; one that
             # makes mana (Death Knell's echo) is the lasting part of its spell and counts.
             continue
-        share = _share_left(spell, definition, state.turn)
+        share = _share_left(spell, definition, state.turn, ward_uses)
         worth = LASTING * definition.cost.total * share
         if income:
             # A spell that makes mana every turn is worth what it will make (a permanent one
@@ -445,16 +445,6 @@ def _income_needed(pool: int) -> float:
     return min(1.0, max(0.0, (INCOME_NONE - pool) / (INCOME_NONE - INCOME_FULL)))
 
 
-def _income(definition: SpellDef) -> int:
-    """The mana a spell in play gives its owner at every start of turn."""
-    return _lasting(definition)[0]
-
-
-def _ward_uses(definition: SpellDef) -> int:
-    """The uses of the spell's ward, if it has one with a limit (0: none)."""
-    return _lasting(definition)[1]
-
-
 # What :func:`value` reads of each definition for every active spell of every position it
 # scores: (definition, income, ward uses) by the definition's identity (kept alive here so the
 # identity is not reused).
@@ -462,6 +452,8 @@ _LASTING: dict[int, tuple[SpellDef, int, int]] = {}
 
 
 def _lasting(definition: SpellDef) -> tuple[int, int]:
+    """The mana a spell in play gives its owner at every start of turn, and the uses of its
+    ward if it has one with a limit (0: none)."""
     found = _LASTING.get(id(definition))
     if found is None or found[0] is not definition:
         income = sum(
@@ -476,9 +468,9 @@ def _lasting(definition: SpellDef) -> tuple[int, int]:
     return found[1], found[2]
 
 
-def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
+def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int, limit: int) -> float:
     """The share of a spell's worth still to come: its turns left (from the expiry the view
-    shows, else from its cast turn) times a ward's uses left."""
+    shows, else from its cast turn) times a ward's uses left of its ``limit``."""
     if definition.duration == "permanent":
         share = 1.0
     elif definition.duration == "turns" and definition.turns > 0:
@@ -488,7 +480,6 @@ def _share_left(spell: ActiveSpell, definition: SpellDef, turn: int) -> float:
         share = max(0.0, (until - turn) / definition.turns)
     else:
         return 0.0
-    limit = _ward_uses(definition)
     uses = spell.get("uses_left")
     if limit and isinstance(uses, int) and not isinstance(uses, bool):
         share *= max(0, min(uses, limit)) / limit

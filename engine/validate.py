@@ -122,7 +122,7 @@ def ranges_at_movement(
         found = position.memo.get(_AT_MOVEMENT, _UNKNOWN)
         if found is _UNKNOWN:
             found = position.memo[_AT_MOVEMENT] = _at_movement(state, content)
-        at_movement = position if found is None else found  # type: ignore[assignment]
+        at_movement = found if isinstance(found, PositionIndex) else position
     return {
         g.id: moves(at_movement, g) + bonus.get(g.id, 0) for g in state.groups if g.owner == side
     }
