@@ -61,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(_callgrind.FLAG, action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, not {args.repeat}")
     content = load_content()
     calls = [
         functools.partial(decide, position(seed, turn, content), seed, content)
