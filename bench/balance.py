@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.balance [--games N] [--seed S] [--level L] [--budget B]
         [--max-turns T] [--workers W] [--json] [--save-turns DIR [--resume] | --from-turns DIR
-        [--play-on TURN]] [--house H [--against R]] [--no-progress]
+        [--play-on TURN]] [--house H [--against R] | --pairs] [--no-progress]
 
 Every ordered pair of different houses (so both colours) is played once per round (132 games
 for 12 houses), in a seeded order, the realm cycling through the realms that are not random
@@ -56,6 +56,9 @@ EARLY_TURN = 15
 PEAKS = (50, 100)
 # The starts of turn at which each side's board and pool are taken for the house profile.
 PROFILE_TURNS = (10, 20, 30)
+# The pair target: no pair of houses beyond this range over at least PAIR_GAMES games.
+PAIR_RANGE = (0.3, 0.7)
+PAIR_GAMES = 30
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -165,6 +168,40 @@ def schedule(
                 Job(index, game_seed, red, blue, realm, level, budget, max_turns, save_dir, build)
             )
         round_no += 1
+    return jobs
+
+
+def schedule_pairs(
+    games: int,
+    seed: int,
+    content: Content,
+    *,
+    level: str,
+    budget: int | None,
+    max_turns: int,
+    save_dir: str | None = None,
+    build: str = "",
+) -> list[Job]:
+    """Every pair of different houses on ``games`` games each: for houses A and B (A first by
+    name) the very games of ``--house A --against B`` (the same whichever of the two is named
+    first), saved under ``save_dir/A-B/``, so a pair measured on its own counts here too."""
+    houses = sorted(content.houses)
+    jobs: list[Job] = []
+    for k, first in enumerate(houses):
+        for second in houses[k + 1 :]:
+            folder = None if save_dir is None else str(Path(save_dir) / f"{first}-{second}")
+            jobs += schedule(
+                games,
+                seed,
+                content,
+                level=level,
+                budget=budget,
+                max_turns=max_turns,
+                save_dir=folder,
+                house=first,
+                against=second,
+                build=build,
+            )
     return jobs
 
 
@@ -499,12 +536,17 @@ def run(jobs: Sequence[Job], workers: int, progress: bool) -> list[GameResult]:
     return sorted(_map(play_one, jobs, workers, progress), key=lambda r: r.index)
 
 
+def saved_files(directory: Path) -> list[Path]:
+    """The games saved in ``directory`` by --save-turns, and in its pair folders by --pairs."""
+    return sorted(directory.glob("game-*.jsonl")) + sorted(directory.glob("*/game-*.jsonl"))
+
+
 def replay_dir(
     directory: Path, workers: int, progress: bool, play_on: int | None = None
 ) -> list[GameResult]:
-    """The finished games saved in ``directory`` by --save-turns, in game order (played on from
-    turn ``play_on`` when given)."""
-    paths = [(str(p), play_on) for p in sorted(directory.glob("game-*.jsonl"))]
+    """The finished games saved in ``directory`` (and its pair folders) by --save-turns, in
+    game order (played on from turn ``play_on`` when given)."""
+    paths = [(str(p), play_on) for p in saved_files(directory)]
     found = _map(_replay_path, paths, workers, progress)
     return sorted((r for r in found if r is not None), key=lambda r: r.index)
 
@@ -655,6 +697,21 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         for h in houses
     }
 
+    # Each pair once, as the first house's (by name) share of it.
+    pair_share: dict[str, dict[str, Any]] = {}
+    pairs_out: list[str] = []
+    for (h, o), games_played in sorted(pair_games.items()):
+        if h < o:
+            share = pair_points[(h, o)] / games_played
+            pair = f"{h}-{o}"
+            pair_share[pair] = {
+                "share": share,
+                "n": games_played,
+                "interval": list(wilson(share, games_played)),
+            }
+            if games_played >= PAIR_GAMES and not PAIR_RANGE[0] <= share <= PAIR_RANGE[1]:
+                pairs_out.append(pair)
+
     spells: dict[str, dict[str, Any]] = {}
     for spell_id in deck_spell_ids(content):
         holding = [(r, side) for r, side in side_games if spell_id in r.decks[side]]
@@ -717,6 +774,9 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         "house_win_share": house_win_share,
         "house_win_interval": {h: list(iv) for h, iv in house_interval.items()},
         "house_matrix": matrix,
+        "pair_share": pair_share,
+        "pairs_measured": sum(cell["n"] >= PAIR_GAMES for cell in pair_share.values()),
+        "pairs_out": pairs_out,
         "red_win_share": _share(red_points, n),
         "red_wins": sum(r.winner == "red" for r in results),
         "blue_wins": sum(r.winner == "blue" for r in results),
@@ -804,6 +864,18 @@ def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
             cell = summary["house_matrix"][house].get(rival)
             cells.append(f"{cell['share']:.0%}({cell['n']})" if cell else "-")
         line(f"{house[:12]:<12}" + "".join(f"{c:>10}" for c in cells))
+    measured = {p: c for p, c in summary["pair_share"].items() if c["n"] >= PAIR_GAMES}
+    low, high = PAIR_RANGE
+    line(
+        f"pairs on {PAIR_GAMES}+ games: {len(measured)} of {len(houses) * (len(houses) - 1) // 2}"
+        f", {len(summary['pairs_out'])} beyond {low:.0%}-{high:.0%}"
+        + (": the first house's share" if summary["pairs_out"] else "")
+    )
+    for pair in summary["pairs_out"]:
+        cell = summary["pair_share"][pair]
+        low_iv, high_iv = cell["interval"]
+        sure = " (95% sure)" if high_iv < low or low_iv > high else ""
+        line(f"  {pair:<24} {cell['share']:>5.0%}  {low_iv:.0%}-{high_iv:.0%}  n {cell['n']}{sure}")
     line()
     line("minions lost per game, by what killed them (the four most)")
     for house, causes in summary["losses_per_game"].items():
@@ -876,6 +948,12 @@ def main(argv: Iterable[str] | None = None) -> None:
         metavar="RIVAL",
         help="with --house: only its games against this rival, both colours (to measure a pair)",
     )
+    parser.add_argument(
+        "--pairs",
+        action="store_true",
+        help="every pair of houses on --games games each (the games of --house A --against B); "
+        "with --save-turns DIR each pair's games go to DIR/A-B/",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(None if argv is None else list(argv))
     if args.games < 1:
@@ -897,6 +975,8 @@ def main(argv: Iterable[str] | None = None) -> None:
         parser.error("--against must name another house than --house")
     if args.house is not None and args.from_turns:
         parser.error("--house chooses games to play; --from-turns plays none")
+    if args.pairs and (args.house is not None or args.from_turns):
+        parser.error("--pairs plays every pair: not with --house or --from-turns")
     started = time.perf_counter()
     progress = not args.no_progress
     run_info: dict[str, Any] = {
@@ -906,33 +986,32 @@ def main(argv: Iterable[str] | None = None) -> None:
         "max_turns": args.max_turns,
         "house": args.house,
         "against": args.against,
+        "pairs": args.pairs,
     }
     if args.from_turns:
         results = replay_dir(Path(args.from_turns), args.workers, progress, args.play_on)
         if not results:
             parser.error(f"no finished game saved in {args.from_turns}")
-        header = json.loads(
-            saved_path(args.from_turns, results[0].index)
-            .read_text(encoding="utf-8")
-            .splitlines()[0]
-        )["game"]
+        finished = (saved_game(path) for path in saved_files(Path(args.from_turns)))
+        header = next(game[0] for game in finished if game is not None and game[1])
         run_info = {key: header[key] for key in ("level", "budget", "max_turns")}
         run_info |= {"seed": None, "from_turns": args.from_turns, "play_on": args.play_on}
     else:
-        if args.save_turns:
-            Path(args.save_turns).mkdir(parents=True, exist_ok=True)
-        jobs = schedule(
-            args.games,
-            args.seed,
-            content,
-            level=args.level,
-            budget=args.budget,
-            max_turns=args.max_turns,
-            save_dir=args.save_turns,
-            house=args.house,
-            against=args.against,
-            build=build_fingerprint(),
-        )
+        options: dict[str, Any] = {
+            "level": args.level,
+            "budget": args.budget,
+            "max_turns": args.max_turns,
+            "save_dir": args.save_turns,
+            "build": build_fingerprint(),
+        }
+        if args.pairs:
+            jobs = schedule_pairs(args.games, args.seed, content, **options)
+        else:
+            jobs = schedule(
+                args.games, args.seed, content, house=args.house, against=args.against, **options
+            )
+        for folder in {job.save_dir for job in jobs if job.save_dir is not None}:
+            Path(folder).mkdir(parents=True, exist_ok=True)
         done: list[Job] = []
         if args.resume:
             try:

@@ -9,6 +9,7 @@ import itertools
 import json
 import statistics
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 
 from ai import LEVELS
 from bench.balance import (
+    PAIR_GAMES,
     STRONGEST,
     Job,
     Progress,
@@ -27,6 +29,8 @@ from bench.balance import (
     print_report,
     replay_saved,
     schedule,
+    schedule_pairs,
+    summarize,
     wilson,
 )
 from engine.content import Content, load_content
@@ -279,6 +283,109 @@ def test_a_schedule_for_one_pair_plays_it_both_ways_each_round(content: Content)
     assert len({j.realm for j in jobs}) > 1
 
 
+def test_every_pair_plays_the_games_of_its_own_pair_run(content: Content) -> None:
+    """--pairs plays, for each pair of houses, the very games --house A --against B plays (the
+    same whichever house is named first), each pair saved in its own folder: a pair measured
+    on its own counts in the run of every pair, and the other way round."""
+    houses = sorted(content.houses)
+    options: dict[str, Any] = {"level": "greedy", "budget": None, "max_turns": 60}
+    jobs = schedule_pairs(4, 3, content, save_dir="runs", **options)
+    assert len(jobs) == 4 * len(houses) * (len(houses) - 1) // 2
+    for first, second in itertools.combinations(houses, 2):
+        mine = [j for j in jobs if {j.red, j.blue} == {first, second}]
+        folder = str(Path("runs") / f"{first}-{second}")
+        assert mine == schedule(
+            4, 3, content, house=first, against=second, save_dir=folder, **options
+        )
+        assert [(j.red, j.blue, j.seed, j.realm) for j in mine] == [
+            (j.red, j.blue, j.seed, j.realm)
+            for j in schedule(4, 3, content, house=second, against=first, **options)
+        ]
+
+
+def _pair_results(content: Content, turns_dir: Path, wins: int, games: int) -> list[Any]:
+    """``games`` copies of the smoke run's first game between hope (red) and life (blue), hope
+    winning the first ``wins`` of them and life the rest."""
+    game = replay_saved(turns_dir / "game-0000.jsonl", content)
+    assert game is not None
+    return [
+        replace(game, index=k, red="hope", blue="life", winner="red" if k < wins else "blue")
+        for k in range(games)
+    ]
+
+
+def test_a_pair_beyond_30_70_on_30_games_is_out(
+    smoke: tuple[dict[str, Any], str, Path], content: Content
+) -> None:
+    """The pair target (docs/balance.md): a pair is out when its first house's share over at
+    least 30 games lies beyond 30-70%; on fewer games it is not yet measured."""
+    _, _, turns_dir = smoke
+    assert PAIR_GAMES == 30
+    inside = summarize(_pair_results(content, turns_dir, 21, 30), content)
+    assert inside["pair_share"]["hope-life"]["share"] == pytest.approx(0.7)
+    assert inside["pairs_measured"] == 1 and inside["pairs_out"] == []
+    out = summarize(_pair_results(content, turns_dir, 22, 30), content)
+    cell = out["pair_share"]["hope-life"]
+    assert out["pairs_out"] == ["hope-life"]
+    assert cell["n"] == 30 and cell["interval"] == pytest.approx(list(wilson(22 / 30, 30)))
+    few = summarize(_pair_results(content, turns_dir, 29, 29), content)
+    assert few["pairs_measured"] == 0 and few["pairs_out"] == []
+    text = io.StringIO()
+    print_report(out | {"run": {**out.get("run", {}), **_RUN}}, text)
+    assert "pairs on 30+ games: 1 of 1, 1 beyond 30%-70%" in text.getvalue()
+    assert "hope-life" in text.getvalue() and "73%  56%-86%  n 30" in text.getvalue()
+
+
+_RUN = {"level": "greedy", "budget": None, "seed": 0, "max_turns": 60, "seconds": 0, "workers": 1}
+
+
+def test_a_run_of_every_pair_saves_each_pair_in_its_folder(
+    smoke: tuple[dict[str, Any], str, Path],
+    content: Content,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bench.balance
+
+    _, _, turns_dir = smoke
+    template = _pair_results(content, turns_dir, 1, 1)[0]
+    folders: set[str] = set()
+
+    def quick(job: Job) -> Any:
+        assert job.save_dir is not None and Path(job.save_dir).is_dir()
+        folders.add(Path(job.save_dir).name)
+        return replace(template, index=job.index, red=job.red, blue=job.blue)
+
+    monkeypatch.setattr(bench.balance, "play_one", quick)
+    out = io.StringIO()
+    args = ["--pairs", "--games", "2", "--workers", "1", "--json", "--no-progress"]
+    with contextlib.redirect_stdout(out):
+        main([*args, "--save-turns", str(tmp_path)])
+    summary = json.loads(out.getvalue())
+    houses = sorted(content.houses)
+    pairs = {f"{a}-{b}" for a, b in itertools.combinations(houses, 2)}
+    assert folders == pairs == set(summary["pair_share"])
+    assert summary["games"] == 2 * len(pairs) and summary["run"]["pairs"] is True
+    assert all(cell["n"] == 2 for cell in summary["pair_share"].values())
+
+
+def test_a_report_on_saved_turns_reads_the_pair_folders(
+    smoke: tuple[dict[str, Any], str, Path], tmp_path: Path
+) -> None:
+    """--from-turns on the folder of a --pairs run reports on every pair's saved games."""
+    summary, _, turns_dir = smoke
+    for k, path in enumerate(sorted(turns_dir.glob("game-*.jsonl"))):
+        folder = tmp_path / f"pair-{k}"
+        folder.mkdir()
+        (folder / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    timing = {"run", "seconds_per_game", "cpu_seconds_per_game"}
+    again = _from_turns(tmp_path)
+    assert again["games"] == 2
+    assert {k: v for k, v in again.items() if k not in timing} == {
+        k: v for k, v in summary.items() if k not in timing
+    }
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -290,6 +397,8 @@ def test_a_schedule_for_one_pair_plays_it_both_ways_each_round(content: Content)
             "--house chooses games to play; --from-turns plays none",
         ),
         (["--house", "hope", "--from-turns", "x"], "--house chooses games to play"),
+        (["--pairs", "--house", "hope"], "--pairs plays every pair"),
+        (["--pairs", "--from-turns", "x"], "--pairs plays every pair"),
     ],
 )
 def test_a_pair_run_refuses_what_is_not_a_pair(
