@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -140,13 +141,35 @@ def schedule(
     save_dir: str | None = None,
     house: str | None = None,
     against: str | None = None,
+    each_pair: bool = False,
     build: str = "",
 ) -> list[Job]:
     """``games`` jobs: rounds of every ordered pair of different houses (with ``house``, only
     the pairs it plays in, on either side; with ``against`` too, only its two pairs with that
     rival), each round shuffled by the seed; the realm cycles along the round and shifts by one
-    each round."""
+    each round.
+
+    With ``each_pair``, ``games`` jobs for every pair of houses: for houses A and B (A first by
+    name) the very games of ``house=A, against=B`` (the same whichever of the two is named
+    first), saved under ``save_dir/A-B/``, so a pair measured on its own counts here too."""
     houses = sorted(content.houses)
+    if each_pair:
+        paired: list[Job] = []
+        for first, second in itertools.combinations(houses, 2):
+            folder = None if save_dir is None else str(Path(save_dir) / f"{first}-{second}")
+            paired += schedule(
+                games,
+                seed,
+                content,
+                level=level,
+                budget=budget,
+                max_turns=max_turns,
+                save_dir=folder,
+                house=first,
+                against=second,
+                build=build,
+            )
+        return paired
     realms = playable_realms(content)
     pairs = [(red, blue) for red in houses for blue in houses if red != blue]
     if house is not None:
@@ -168,40 +191,6 @@ def schedule(
                 Job(index, game_seed, red, blue, realm, level, budget, max_turns, save_dir, build)
             )
         round_no += 1
-    return jobs
-
-
-def schedule_pairs(
-    games: int,
-    seed: int,
-    content: Content,
-    *,
-    level: str,
-    budget: int | None,
-    max_turns: int,
-    save_dir: str | None = None,
-    build: str = "",
-) -> list[Job]:
-    """Every pair of different houses on ``games`` games each: for houses A and B (A first by
-    name) the very games of ``--house A --against B`` (the same whichever of the two is named
-    first), saved under ``save_dir/A-B/``, so a pair measured on its own counts here too."""
-    houses = sorted(content.houses)
-    jobs: list[Job] = []
-    for k, first in enumerate(houses):
-        for second in houses[k + 1 :]:
-            folder = None if save_dir is None else str(Path(save_dir) / f"{first}-{second}")
-            jobs += schedule(
-                games,
-                seed,
-                content,
-                level=level,
-                budget=budget,
-                max_turns=max_turns,
-                save_dir=folder,
-                house=first,
-                against=second,
-                build=build,
-            )
     return jobs
 
 
@@ -1004,12 +993,15 @@ def main(argv: Iterable[str] | None = None) -> None:
             "save_dir": args.save_turns,
             "build": build_fingerprint(),
         }
-        if args.pairs:
-            jobs = schedule_pairs(args.games, args.seed, content, **options)
-        else:
-            jobs = schedule(
-                args.games, args.seed, content, house=args.house, against=args.against, **options
-            )
+        jobs = schedule(
+            args.games,
+            args.seed,
+            content,
+            house=args.house,
+            against=args.against,
+            each_pair=args.pairs,
+            **options,
+        )
         for folder in {job.save_dir for job in jobs if job.save_dir is not None}:
             Path(folder).mkdir(parents=True, exist_ok=True)
         done: list[Job] = []

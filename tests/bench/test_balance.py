@@ -29,7 +29,6 @@ from bench.balance import (
     print_report,
     replay_saved,
     schedule,
-    schedule_pairs,
     summarize,
     wilson,
 )
@@ -289,7 +288,7 @@ def test_every_pair_plays_the_games_of_its_own_pair_run(content: Content) -> Non
     on its own counts in the run of every pair, and the other way round."""
     houses = sorted(content.houses)
     options: dict[str, Any] = {"level": "greedy", "budget": None, "max_turns": 60}
-    jobs = schedule_pairs(4, 3, content, save_dir="runs", **options)
+    jobs = schedule(4, 3, content, save_dir="runs", each_pair=True, **options)
     assert len(jobs) == 4 * len(houses) * (len(houses) - 1) // 2
     for first, second in itertools.combinations(houses, 2):
         mine = [j for j in jobs if {j.red, j.blue} == {first, second}]
