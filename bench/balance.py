@@ -986,21 +986,18 @@ def main(argv: Iterable[str] | None = None) -> None:
         run_info = {key: header[key] for key in ("level", "budget", "max_turns")}
         run_info |= {"seed": None, "from_turns": args.from_turns, "play_on": args.play_on}
     else:
-        options: dict[str, Any] = {
-            "level": args.level,
-            "budget": args.budget,
-            "max_turns": args.max_turns,
-            "save_dir": args.save_turns,
-            "build": build_fingerprint(),
-        }
         jobs = schedule(
             args.games,
             args.seed,
             content,
+            level=args.level,
+            budget=args.budget,
+            max_turns=args.max_turns,
+            save_dir=args.save_turns,
             house=args.house,
             against=args.against,
             each_pair=args.pairs,
-            **options,
+            build=build_fingerprint(),
         )
         for folder in {job.save_dir for job in jobs if job.save_dir is not None}:
             Path(folder).mkdir(parents=True, exist_ok=True)
