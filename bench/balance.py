@@ -853,10 +853,10 @@ def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
             cell = summary["house_matrix"][house].get(rival)
             cells.append(f"{cell['share']:.0%}({cell['n']})" if cell else "-")
         line(f"{house[:12]:<12}" + "".join(f"{c:>10}" for c in cells))
-    measured = {p: c for p, c in summary["pair_share"].items() if c["n"] >= PAIR_GAMES}
     low, high = PAIR_RANGE
     line(
-        f"pairs on {PAIR_GAMES}+ games: {len(measured)} of {len(houses) * (len(houses) - 1) // 2}"
+        f"pairs on {PAIR_GAMES}+ games: {summary['pairs_measured']} of "
+        f"{len(houses) * (len(houses) - 1) // 2}"
         f", {len(summary['pairs_out'])} beyond {low:.0%}-{high:.0%}"
         + (": the first house's share" if summary["pairs_out"] else "")
     )

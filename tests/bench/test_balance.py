@@ -19,6 +19,7 @@ from ai import LEVELS
 from bench.balance import (
     PAIR_GAMES,
     STRONGEST,
+    GameResult,
     Job,
     Progress,
     Tally,
@@ -302,7 +303,11 @@ def test_every_pair_plays_the_games_of_its_own_pair_run(content: Content) -> Non
         ]
 
 
-def _pair_results(content: Content, turns_dir: Path, wins: int, games: int) -> list[Any]:
+# The first line of a text report, for a summary made without a run.
+_RUN = {"level": "greedy", "budget": None, "seed": 0, "max_turns": 60, "seconds": 0, "workers": 1}
+
+
+def _pair_results(content: Content, turns_dir: Path, wins: int, games: int) -> list[GameResult]:
     """``games`` copies of the smoke run's first game between hope (red) and life (blue), hope
     winning the first ``wins`` of them and life the rest."""
     game = replay_saved(turns_dir / "game-0000.jsonl", content)
@@ -330,12 +335,9 @@ def test_a_pair_beyond_30_70_on_30_games_is_out(
     few = summarize(_pair_results(content, turns_dir, 29, 29), content)
     assert few["pairs_measured"] == 0 and few["pairs_out"] == []
     text = io.StringIO()
-    print_report(out | {"run": {**out.get("run", {}), **_RUN}}, text)
+    print_report(out | {"run": _RUN}, text)
     assert "pairs on 30+ games: 1 of 1, 1 beyond 30%-70%" in text.getvalue()
     assert "hope-life" in text.getvalue() and "73%  56%-86%  n 30" in text.getvalue()
-
-
-_RUN = {"level": "greedy", "budget": None, "seed": 0, "max_turns": 60, "seconds": 0, "workers": 1}
 
 
 def test_a_run_of_every_pair_saves_each_pair_in_its_folder(
@@ -350,7 +352,7 @@ def test_a_run_of_every_pair_saves_each_pair_in_its_folder(
     template = _pair_results(content, turns_dir, 1, 1)[0]
     folders: set[str] = set()
 
-    def quick(job: Job) -> Any:
+    def quick(job: Job) -> GameResult:
         assert job.save_dir is not None and Path(job.save_dir).is_dir()
         folders.add(Path(job.save_dir).name)
         return replace(template, index=job.index, red=job.red, blue=job.blue)
