@@ -71,7 +71,7 @@ def test_takes_the_same_town_when_its_guard_is_weak(content: Content) -> None:
 
 def test_casts_an_affordable_damage_spell_on_the_biggest_enemy_group(content: Content) -> None:
     groups = [
-        group(content, 1, Side.RED, "E5", SWORDS * 4),
+        group(content, 1, Side.RED, "F6", SWORDS * 4),  # both enemies within the Fireball's 3
         group(content, 2, Side.BLUE, "H7", ("archer",)),
         group(content, 3, Side.BLUE, "G8", SWORDS * 4),
     ]
@@ -84,7 +84,7 @@ def test_casts_an_affordable_damage_spell_on_the_biggest_enemy_group(content: Co
 
 def test_keeps_the_mana_when_the_spell_is_not_worth_it(content: Content) -> None:
     groups = [
-        group(content, 1, Side.RED, "E5", SWORDS * 4),
+        group(content, 1, Side.RED, "F6", SWORDS * 4),  # both enemies within the Fireball's 3
         group(content, 2, Side.BLUE, "H7", ("archer",)),
     ]
     state = position(content, groups, hand=["fireball"], pool=Mana(strife=5, clarity=1))

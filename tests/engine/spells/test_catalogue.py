@@ -370,6 +370,13 @@ def test_D_SP41_stampede_deals_two_to_each_member_of_a_group_within_two_squares(
     assert damage_in_reach(content, "stampede", 2) == [3, 3]
 
 
+def test_D_SP42_fireball_flies_at_most_three_squares_from_your_forces(content):
+    """War's Fireball reaches three squares, as its Fire Storm and Chain Lightning do (D-SP42; it
+    flew as far as a group could see): from the second turn it burnt a whole starting army of
+    7-point recruits across the board. The War caster's Battle Scar adds its 1."""
+    assert damage_in_reach(content, "fireball", 3) == [6, 6]
+
+
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""

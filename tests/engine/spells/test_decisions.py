@@ -152,11 +152,12 @@ def test_D_SP6_missile_line_is_blocked_only_by_mountain_or_forest_between(conten
     b.group(RED, "A1")
     g = b.group(BLUE, "D4")
     b.terrain[at("B2")] = "water"
-    card = b.card(RED, "fireball")
+    card = b.card(RED, "reapers_due")  # a missile spell without a range: the line alone decides
     with_pool(b, RED)
-    assert validate_casts(b.state(), RED, [cast(card, "group", g)], content) == []
+    target = cast(card, "minion", b.minion_ids(g)[0])
+    assert validate_casts(b.state(), RED, [target], content) == []
     b.terrain[at("C3")] = "mountain"
-    codes = [p.code for p in validate_casts(b.state(), RED, [cast(card, "group", g)], content)]
+    codes = [p.code for p in validate_casts(b.state(), RED, [target], content)]
     assert codes == ["no_line_of_sight"]
 
 
