@@ -419,29 +419,30 @@ def test_a_search_shared_out_to_workers_is_legal_and_deterministic(
 
 
 def test_a_dispel_is_aimed_where_it_takes_enemy_spells_off(content: Content) -> None:
-    """Second Chance dispels every visible spell on a minion: the enemy's Pixie Dust on a red
-    minion makes that minion its best target, red's own Regeneration makes one its worst."""
+    """Second Chance dispels every visible spell on a group: the enemy's Ostracize on a red
+    group makes that group its best target, red's own Fortitude makes one its worst."""
     groups = [
-        group(content, 1, Side.RED, "E6", SWORDS * 3),
+        group(content, 1, Side.RED, "E6", SWORDS),
+        group(content, 3, Side.RED, "E7", SWORDS),
+        group(content, 4, Side.RED, "E8", SWORDS),
         group(content, 2, Side.BLUE, "I9", SWORDS * 2),
     ]
     state = position(content, groups, hand=["second_chance"])
-    cursed, blessed, bare = (m.id for m in groups[0].minions)
+    cursed, blessed, bare, enemy = (g.id for g in groups)
     spells = (
-        ActiveSpell(20001, "pixie_dust", Side.BLUE, HostRef.minion(cursed), 4),
-        ActiveSpell(20002, "regeneration", Side.RED, HostRef.minion(blessed), 4),
+        ActiveSpell(20001, "ostracize", Side.BLUE, HostRef.group(cursed), 4),
+        ActiveSpell(20002, "fortitude", Side.RED, HostRef.group(blessed), 4),
     )
     state = replace(state, active_spells=spells)
     spell = content.spells["second_chance"]
 
-    def rank(minion_id: int) -> float:
-        order = CastOrder(9000, Target("minion", minion_id))
+    def rank(group_id: int) -> float:
+        order = CastOrder(9000, Target("group", group_id))
         index = PositionIndex(state, content)
         return _rank(state, index, Side.RED, CastOption(order, spell, Mana()), content)
 
     assert rank(cursed) > rank(bare) == 0.0 > rank(blessed)
-    enemy = groups[1].minions[0].id
-    assert rank(enemy) == 0.0  # nothing on it to dispel, however valuable the minion
+    assert rank(enemy) == 0.0  # nothing on it to dispel, however valuable the group
 
 
 def test_casts_and_still_makes_room_while_mana_floats(content: Content) -> None:

@@ -377,6 +377,24 @@ def test_D_SP42_fireball_flies_at_most_three_squares_from_your_forces(content):
     assert damage_in_reach(content, "fireball", 3) == [6, 6]
 
 
+def test_D_SP44_second_chance_clears_a_group_of_every_visible_spell_not_its_members(content):
+    """Justice's dispel is cast on a group (it was cast on one minion): every visible spell on
+    the group goes, whoever cast it; the spells on its members stay. Body's group buffs beat
+    Justice in the fights (docs/spells.md D-SP44)."""
+    b = Board()
+    b.group(RED, "D3")
+    g = b.group(BLUE, "D5")
+    member = b.minion_ids(g)[0]
+    b.active("fortitude", BLUE, HostRef.group(g))
+    b.active("ostracize", RED, HostRef.group(g))
+    b.active("regeneration", BLUE, HostRef.minion(member))
+    card = b.card(RED, "second_chance")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(card, "group", g)]})
+    assert world.spells_on(HostRef.group(g)) == ()
+    assert [s.spell_id for s in world.spells_on(HostRef.minion(member))] == ["regeneration"]
+
+
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
     """Mind's one card that hurts a whole group, as Death's Grave Chill does for the same 2+1
     (docs/spells.md D-SP33)."""

@@ -293,7 +293,7 @@ def test_S11_spell_on_a_target_killed_earlier_squanders():
     c2 = b.card(RED, "second_chance")
     with_pool(b, RED)
     minion = b.minion_ids(g)[0]
-    world = run(b, {RED: [cast(c1, "minion", minion), cast(c2, "minion", minion)]})
+    world = run(b, {RED: [cast(c1, "minion", minion), cast(c2, "group", g)]})
     assert kinds(world, "spell_squandered") == [("spell_squandered", "second_chance", "red")]
     assert world.player(RED).discard[-1].spell_id == "second_chance"
 
