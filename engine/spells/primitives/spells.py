@@ -14,7 +14,7 @@ from engine.spells.primitives.base import (
     filter_words,
     matches_filter,
 )
-from engine.state import GLOBE, HostRef, evolve
+from engine.state import GLOBE, HostRef, JsonValue, evolve
 
 if TYPE_CHECKING:
     from engine.spells.effects import EffectContext
@@ -116,7 +116,11 @@ def _attach(ctx: EffectContext, effect: Effect) -> None:
         host = ctx.aim.host
     else:
         return
-    world.add_spell(helper, ctx.caster, host, visible=definition.visible, helper=True)
+    # A helper that lasts some turns lasts them from the cast that left it behind.
+    data: dict[str, JsonValue] | None = None
+    if definition.duration in ("one_turn", "turns"):
+        data = {"expires_turn": world.turn + definition.turns}
+    world.add_spell(helper, ctx.caster, host, visible=definition.visible, helper=True, data=data)
 
 
 def soul_jar(ctx: EffectContext) -> None:

@@ -20,7 +20,7 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
-from engine.state import HostRef, Minion
+from engine.state import GLOBE, HostRef, Minion
 from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
@@ -393,6 +393,25 @@ def test_D_SP44_second_chance_clears_a_group_of_every_visible_spell_not_its_memb
     world = run(b, {RED: [cast(card, "group", g)]})
     assert world.spells_on(HostRef.group(g)) == ()
     assert [s.spell_id for s in world.spells_on(HostRef.minion(member))] == ["regeneration"]
+
+
+def test_D_SP45_blood_pacts_price_is_paid_at_the_next_five_starts_of_turn(content):
+    """The price Blood Pact seals on the globe lasts five turns (it lasted the whole game, and
+    Abomination, which casts the pact about eight times a game, ran dry by the late game;
+    docs/spells.md D-SP45). Copies still stack while they last."""
+    b = Board()
+    b.group(RED, "D3")
+    g = b.group(BLUE, "D6")
+    card = b.card(RED, "blood_pact")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(card, "group", g)]})
+    assert world.group(g) is None
+    (sealed,) = [s for s in world.spell_map.values() if s.spell_id == "pact_sealed"]
+    assert sealed.host == GLOBE and sealed.owner == RED
+    assert sealed.get("expires_turn") == world.turn + 5
+    pool = world.player(RED).pool
+    world.broadcast("start_of_turn")
+    assert world.player(RED).pool == pool._replace(will=pool.will - 2, strife=pool.strife - 2)
 
 
 def test_D_SP33_psychic_storm_deals_two_to_each_member_of_a_group_within_three_squares(content):
