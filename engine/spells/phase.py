@@ -399,8 +399,9 @@ def succeed(
             apply_effects(EffectContext(world, spell, side, square, power=order.power), on_square)
         return None
     data: dict[str, JsonValue] = {}
-    if spell.duration in ("one_turn", "turns"):
-        data["expires_turn"] = world.turn + spell.turns
+    expires = spell.expires_turn(world.turn)
+    if expires is not None:
+        data["expires_turn"] = expires
     host = host_for(spell, aim)
     if host.kind == "group" and aim.group is not None:
         group = world.group(aim.group.id)

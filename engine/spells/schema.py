@@ -174,6 +174,13 @@ class SpellDef:
         cycle = self.mana_cycle
         return cycle[turn % len(cycle)]
 
+    def expires_turn(self, cast_turn: int) -> int | None:
+        """The turn at whose spell phase it ends when it became active on ``cast_turn`` (D-SP9),
+        or None when a number of turns does not end it."""
+        if self.duration in ("one_turn", "turns"):
+            return cast_turn + self.turns
+        return None
+
     def effects_for(self, boosted: bool) -> tuple[Effect, ...]:
         return self.boosted_effects if boosted and self.boosted_effects else self.effects
 

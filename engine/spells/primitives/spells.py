@@ -117,9 +117,8 @@ def _attach(ctx: EffectContext, effect: Effect) -> None:
     else:
         return
     # A helper that lasts some turns lasts them from the cast that left it behind.
-    data: dict[str, JsonValue] | None = None
-    if definition.duration in ("one_turn", "turns"):
-        data = {"expires_turn": world.turn + definition.turns}
+    expires = definition.expires_turn(world.turn)
+    data: dict[str, JsonValue] | None = None if expires is None else {"expires_turn": expires}
     world.add_spell(helper, ctx.caster, host, visible=definition.visible, helper=True, data=data)
 
 
