@@ -20,7 +20,7 @@ from engine.spells.vocab import (
     SPELL_TYPES,
     TARGET_KINDS,
 )
-from engine.state import GLOBE, HostRef, Minion
+from engine.state import GLOBE, HostRef, Mana, Minion
 from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
@@ -308,6 +308,22 @@ def damage_in_reach(
     hit = world.group(near)
     assert hit is not None
     return [m.max_hp - m.hp for m in hit.minions]
+
+
+def test_D_SP46_a_sentinel_costs_two_clarity_and_one_order():
+    """Hope's one summoning, a single 9-point sentinel, costs 2+1 (D-SP46; it cost 3+1): Hope
+    fielded the fewest hit points of any house and lost its pairs against Mind and Despair."""
+    b = Board()
+    b.group(RED, "C3")
+    card = b.card(RED, "sentinel")
+    b.pools[RED] = Mana(clarity=2, order=1)
+    world = run(b, {RED: [cast(card, "square", "D3")]})
+    group = world.group_at(at("D3"))
+    assert group is not None
+    assert [(m.name, m.hp, m.armor, m.hand, m.missile) for m in group.minions] == [
+        ("Sentinel", 9, 1, 2, 2)
+    ]
+    assert world.player(RED).pool == Mana()
 
 
 def test_D_SP40_werewolf_brings_two_werewolves_that_strike_twice():
