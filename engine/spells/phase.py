@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Final
 from engine.coords import Coord
 from engine.orders import CastOrder, Target
 from engine.spells.aim import Aim, aim_of_host
-from engine.spells.checks import ReqContext, failing
+from engine.spells.checks import ReqContext, failing, holds_persistent
 from engine.spells.duel import BOUND_HIGH_DICE, CAST_DICE, Duel, roll
 from engine.spells.effects import (
     EffectContext,
@@ -182,6 +182,11 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
     for host in hosts:
         for active in world.spells_on(host):
             if active.owner == side or active.spell_id not in wards:
+                continue
+            definition = world.content.spells[active.spell_id]
+            if definition.requires_persistent and not holds_persistent(world, active, definition):
+                # A ward is potent only while its persistent requirements hold, as every
+                # other continuous effect is.
                 continue
             for effect in world.content.index.effects_of(active.spell_id)["ward"]:
                 # The ward's filter is written from its owner's side: "enemy" means our caster.

@@ -8,6 +8,7 @@ from tests.engine.spells.helpers import (
     BLUE,
     RED,
     Board,
+    at,
     cast,
     content_with,
     hp,
@@ -269,6 +270,43 @@ def test_C8_ward_makes_a_matching_enemy_spell_squander_and_is_spent():
         ("spell_executed", "restoration", "red"),
     ]
     assert world.spells_on(HostRef.group(g)) == ()
+
+
+GROVE_WARD = """
+[[spell]]
+id = "t_grove_ward"
+name = "T Grove Ward"
+house = "life"
+cost = "1+1"
+type = "alteration"
+target = "group"
+qualifiers = ["augment"]
+rules = "Test: while the group stands in a forest, enemy manifestations against it squander."
+requires = { persistent = [{ req = "terrain_is", terrains = ["forest"] }] }
+effects = [{ do = "ward", spell_type = "manifestation" }]
+"""
+
+
+def test_C8_a_ward_is_potent_only_while_its_persistent_requirements_hold():
+    """A ward is a continuous effect: like every other, it acts only while the persistent
+    requirements of its spell hold on the host (a ward in a forest, the group out of it)."""
+    content = content_with(GROVE_WARD)
+    events = {}
+    for terrain in ("forest", "plains"):
+        b = Board()
+        b.terrain[at("D5")] = terrain
+        g = b.group(BLUE, "D5")
+        b.group(RED, "D3")
+        b.active("t_grove_ward", BLUE, HostRef.group(g))
+        card = b.card(RED, "verdict")
+        with_pool(b, RED)
+        b.houses[RED] = "justice"
+        world = run(b, {RED: [cast(card, "group", g)]}, content)
+        events[terrain] = kinds(world, "spell_squandered", "spell_executed")
+    assert events == {
+        "forest": [("spell_squandered", "verdict", "red")],
+        "plains": [("spell_executed", "verdict", "red")],
+    }
 
 
 def test_C8_counter_cancels_an_enemy_active_spell_by_filter():
