@@ -34,7 +34,10 @@ def failing(reqs: tuple[Requirement, ...], ctx: ReqContext) -> Requirement | Non
 
 
 def holds_persistent(view: Position, spell: ActiveSpell, definition: SpellDef) -> bool:
-    """Whether an active spell is potent: every persistent requirement holds on its host."""
+    """Whether an active spell is potent: every persistent requirement holds on its host (a
+    spell without any always is). Every continuous effect, trigger and ward asks it."""
+    if not definition.requires_persistent:
+        return True
     aim = aim_of_host(view, spell.host)
     if aim is None:
         return False

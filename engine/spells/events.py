@@ -56,7 +56,7 @@ def on_event(world: World, spell: ActiveSpell, event: str, subject: HostRef | No
         return
     if not _concerns(world, spell, event, subject):
         return
-    if definition.requires_persistent and not holds_persistent(world, spell, definition):
+    if not holds_persistent(world, spell, definition):
         return
     aim = aim_of_host(world, spell.host)
     for trigger in triggers:

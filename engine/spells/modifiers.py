@@ -27,15 +27,8 @@ from engine.state import GLOBE, ActiveSpell, Group, HostRef, Minion, Side, Struc
 
 if TYPE_CHECKING:
     from engine.content import Content
-    from engine.spells.schema import SpellDef
 
 _STAT_FIELDS = ("max_hp", "armor", "hand", "missile", "attacks", "level")
-
-
-def _potent(view: Position, spell: ActiveSpell, definition: SpellDef) -> bool:
-    if not definition.requires_persistent:
-        return True
-    return holds_persistent(view, spell, definition)
 
 
 def spells_touching(
@@ -87,7 +80,7 @@ def _effects(
             members = spell.get("members")
             if isinstance(members, tuple) and minion.id not in members:
                 continue
-        if not _potent(view, spell, definition):
+        if not holds_persistent(view, spell, definition):
             continue
         for effect in matching:
             if _applies(index, effect, spell, group.owner):
@@ -116,7 +109,7 @@ def _aura_sources(view: Position, content: Content) -> tuple[AuraSource, ...]:
         if definition.requires_persistent:
             steady = False
         aim = aim_of_host(view, spell.host)
-        if aim is None or aim.coord is None or not _potent(view, spell, definition):
+        if aim is None or aim.coord is None or not holds_persistent(view, spell, definition):
             continue
         for effect in index.effects_of(spell.spell_id)["aura_modify"]:
             sources.append((spell, effect, aim.coord, effect.params.num("radius", 1)))

@@ -183,8 +183,7 @@ def _ward_stops(world: World, side: Side, spell: SpellDef, aim: Aim) -> ActiveSp
         for active in world.spells_on(host):
             if active.owner == side or active.spell_id not in wards:
                 continue
-            definition = world.content.spells[active.spell_id]
-            if definition.requires_persistent and not holds_persistent(world, active, definition):
+            if not holds_persistent(world, active, world.content.spells[active.spell_id]):
                 # A ward is potent only while its persistent requirements hold, as every
                 # other continuous effect is.
                 continue

@@ -291,7 +291,7 @@ def test_C8_a_ward_is_potent_only_while_its_persistent_requirements_hold():
     """A ward is a continuous effect: like every other, it acts only while the persistent
     requirements of its spell hold on the host (a ward in a forest, the group out of it)."""
     content = content_with(GROVE_WARD)
-    events = {}
+    events: dict[str, list[tuple[str, ...]]] = {}
     for terrain in ("forest", "plains"):
         b = Board()
         b.terrain[at("D5")] = terrain
