@@ -49,4 +49,11 @@ def parse_effect(table: object) -> Effect:
     if not isinstance(op, str) or op not in PRIMITIVES:
         raise BadKeyError("do", f"unknown effect {op!r} (known: {', '.join(sorted(PRIMITIVES))})")
     primitive = PRIMITIVES[op]
-    return Effect(op, primitive.validate(table), primitive)
+    params = primitive.validate(table)
+    # A filter names effects by op: only the vocabulary's, known here once every family is.
+    unknown = [name for name in params.texts("effect") if name not in PRIMITIVES]
+    if unknown:
+        raise BadKeyError(
+            "effect", f"unknown effect {unknown[0]!r} (known: {', '.join(sorted(PRIMITIVES))})"
+        )
+    return Effect(op, params, primitive)

@@ -34,6 +34,9 @@ FILTER_KEYS = (
     Key("spell_type", "str", choices=SPELL_TYPES),
     Key("speed", "str", choices=SPEEDS),
     Key("spell", "str"),
+    # A spell holding an effect of any of these ops, whatever else it does (checked against the
+    # vocabulary by parse_effect).
+    Key("effect", "strs"),
 )
 # A summoned monster or a hero either names a unit of data/units.toml or defines its stats here.
 UNIT_KEYS = (
@@ -111,6 +114,9 @@ def filter_words(params: Params) -> str:
             parts.append(params.text(key))
     if params.get("spell") is not None:
         parts.append(f"'{params.text('spell')}'")
+    if params.texts("effect"):
+        ops = params.texts("effect")
+        parts.append(f"{', '.join(ops[:-1])} or {ops[-1]}" if len(ops) > 1 else ops[0])
     return " ".join(parts)
 
 
@@ -184,4 +190,5 @@ def matches_filter(caster: Side, spell: ActiveSpell, definition: SpellDef, effec
         wanted = p.get(key)
         if wanted is not None and wanted != value:
             return False
-    return True
+    ops = p.texts("effect")
+    return not ops or any(e.op in ops for e in definition.effects)

@@ -156,6 +156,7 @@ def _write(tmp_path: Path, house: str, text: str) -> Path:
         ("amount = 1 }", "effects[0].amount", "at least 1"),
         ('do = "damage"', "effects[0].do", "unknown effect"),
         ('rules = "Fine."', "rules", "is required"),
+        ('{ do = "damage", amount = 1 }', "effects[0].effect", "unknown effect 'explode'"),
     ],
 )
 def test_bad_file_errors_name_file_spell_and_key(tmp_path, replace, key, words):
@@ -166,6 +167,7 @@ def test_bad_file_errors_name_file_spell_and_key(tmp_path, replace, key, words):
         "amount = 1 }": "amount = 0 }",
         'do = "damage"': 'do = "explode"',
         'rules = "Fine."': "",
+        '{ do = "damage", amount = 1 }': '{ do = "ward", effect = ["remove", "explode"] }',
     }[replace]
     folder = _write(tmp_path, "war", BASE.replace(replace, bad))
     with pytest.raises(SpellDataError) as err:
