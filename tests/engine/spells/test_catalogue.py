@@ -21,7 +21,7 @@ from engine.spells.vocab import (
     TARGET_KINDS,
 )
 from engine.state import GLOBE, HostRef, Mana, Minion
-from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, run, with_pool
+from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, kinds, run, with_pool
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
 
@@ -558,3 +558,33 @@ def test_D_SP38_a_siege_engine_is_armored_and_shoots_three():
     """Making's siege engine: 12 hit points, 2 armor, a bow of 3 (D-SP38; it was 4)."""
     [engine] = summoned("siege_engine")
     assert (engine.name, engine.hp, engine.armor, engine.missile) == ("Siege Engine", 12, 2, 3)
+
+
+def test_D_SP47_rejuvenation_turns_away_the_first_spell_that_would_remove_a_member():
+    """The first enemy spell that would remove a member of a rejuvenated group from the game
+    squanders (Shifting Sands), and the rejuvenation ends with it: the next (Jumping Land)
+    executes. A spell that kills a member (Assassin's Mark) is not turned away
+    (docs/spells.md D-SP47)."""
+    b = Board()
+    b.group(RED, "D3")
+    g = b.group(BLUE, "D5", "swordsman", "archer")
+    b.active("rejuvenation", BLUE, HostRef.group(g))
+    victim, spared = b.minion_ids(g)
+    mark, sands, land = (
+        b.card(RED, s) for s in ("assassins_mark", "shifting_sands", "jumping_land")
+    )
+    with_pool(b, RED)
+    orders = [
+        cast(mark, "minion", victim),
+        cast(sands, "minion", spared),
+        cast(land, "square", "D5"),
+    ]
+    world = run(b, {RED: orders})
+    assert kinds(world, "spell_squandered") == [("spell_squandered", "shifting_sands", "red")]
+    assert kinds(world, "spell_executed") == [
+        ("spell_executed", "assassins_mark", "red"),
+        ("spell_executed", "jumping_land", "red"),
+    ]
+    assert world.group(g) is None
+    assert world.terrain_at(at("D5")) == "mountain"
+    assert "rejuvenation" not in [s.spell_id for s in world.active_spells]
