@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.spells.params import Key, Params, check_keys
-from engine.spells.vocab import MANA_TYPES, SPEEDS, SPELL_TYPES, WALKS
+from engine.spells.vocab import FLAG_QUALIFIERS, MANA_TYPES, SPEEDS, SPELL_TYPES, WALKS
 from engine.state import ActiveSpell, Group, Minion, Side
 
 if TYPE_CHECKING:
@@ -37,6 +37,8 @@ FILTER_KEYS = (
     # A spell holding an effect of any of these ops, whatever else it does (checked against the
     # vocabulary by parse_effect).
     Key("effect", "strs"),
+    # A spell with this flag qualifier (N11): "missile", a spell that needs a line of sight.
+    Key("qualifier", "str", choices=FLAG_QUALIFIERS),
 )
 # A summoned monster or a hero either names a unit of data/units.toml or defines its stats here.
 UNIT_KEYS = (
@@ -114,6 +116,8 @@ def filter_words(params: Params) -> str:
             parts.append(params.text(key))
     if params.get("spell") is not None:
         parts.append(f"'{params.text('spell')}'")
+    if params.get("qualifier") is not None:
+        parts.append(params.text("qualifier"))
     if params.texts("effect"):
         ops = params.texts("effect")
         parts.append(f"{', '.join(ops[:-1])} or {ops[-1]}" if len(ops) > 1 else ops[0])
@@ -190,5 +194,8 @@ def matches_filter(caster: Side, spell: ActiveSpell, definition: SpellDef, effec
         wanted = p.get(key)
         if wanted is not None and wanted != value:
             return False
+    qualifier = p.get("qualifier")
+    if isinstance(qualifier, str) and not definition.target.has(qualifier):
+        return False
     ops = p.texts("effect")
     return not ops or any(e.op in ops for e in definition.effects)

@@ -588,3 +588,29 @@ def test_D_SP47_rejuvenation_turns_away_the_first_spell_that_would_remove_a_memb
     assert world.group(g) is None
     assert world.terrain_at(at("D5")) == "mountain"
     assert "rejuvenation" not in [s.spell_id for s in world.active_spells]
+
+
+def test_D_SP48_rejuvenation_turns_away_the_first_missile_spell_with_the_same_single_use():
+    """A missile spell aimed at a rejuvenated group (a Fireball) squanders like a removal, and
+    spends the one use they share: the next Fireball and Shifting Sands execute
+    (docs/spells.md D-SP48)."""
+    b = Board()
+    b.group(RED, "D3")
+    g = b.group(BLUE, "D5", "swordsman", "archer", hp=20)
+    b.active("rejuvenation", BLUE, HostRef.group(g))
+    first, second = b.card(RED, "fireball"), b.card(RED, "fireball")
+    sands = b.card(RED, "shifting_sands")
+    with_pool(b, RED)
+    orders = [
+        cast(first, "group", g),
+        cast(second, "group", g),
+        cast(sands, "minion", b.minion_ids(g)[0]),
+    ]
+    world = run(b, {RED: orders})
+    cast_events = kinds(world, "spell_squandered", "spell_executed")
+    assert [e for e in cast_events if e[1] in ("fireball", "shifting_sands")] == [
+        ("spell_squandered", "fireball", "red"),
+        ("spell_executed", "fireball", "red"),
+        ("spell_executed", "shifting_sands", "red"),
+    ]
+    assert "rejuvenation" not in [s.spell_id for s in world.active_spells]
