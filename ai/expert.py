@@ -463,8 +463,7 @@ def _lasting(definition: SpellDef) -> tuple[int, int]:
             for e in t.effects
             if e.op == "gain_mana"
         )
-        uses = max((e.params.num("uses") for e in definition.effects if e.op == "ward"), default=0)
-        found = _LASTING[id(definition)] = (definition, income, uses)
+        found = _LASTING[id(definition)] = (definition, income, definition.ward_uses)
     return found[1], found[2]
 
 

@@ -238,7 +238,7 @@ def _squander_reason(
     if ward is not None:
         uses = ward.get("uses_left")
         definition = content.spells[ward.spell_id]
-        limit = next(e.params.num("uses") for e in definition.effects if e.op == "ward")
+        limit = definition.ward_uses
         left = (uses if isinstance(uses, int) and not isinstance(uses, bool) else limit) - 1
         if limit and left <= 0:
             end_spell(world, ward.uid, "spent")

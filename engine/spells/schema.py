@@ -181,6 +181,12 @@ class SpellDef:
             return cast_turn + self.turns
         return None
 
+    @property
+    def ward_uses(self) -> int:
+        """The squanders its wards allow before the spell ends (0: no limit). A spell's ward
+        effects share one count; :func:`parse_spell` checks they name the same ``uses``."""
+        return next((e.params.num("uses") for e in self.effects if e.op == "ward"), 0)
+
     def effects_for(self, boosted: bool) -> tuple[Effect, ...]:
         return self.boosted_effects if boosted and self.boosted_effects else self.effects
 
@@ -399,6 +405,10 @@ def parse_spell(table: Mapping[str, object], source: str) -> SpellDef:
         raise r.fail("qualifiers", "ground applies to instant spells only")
     if not effects and not triggers and not helper:
         raise r.fail("effects", "a spell needs at least one effect or trigger")
+    if len({e.params.num("uses") for e in effects + boosted_effects if e.op == "ward"}) > 1:
+        raise r.fail(
+            "effects", "a spell's wards share one count of uses: give each the same 'uses'"
+        )
 
     if (boosted_cost is None) != (not boosted_effects):
         raise r.fail("boosted_effects", "boosted_cost and boosted_effects go together (N7)")

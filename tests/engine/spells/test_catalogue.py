@@ -222,6 +222,13 @@ def test_cross_spell_references_are_checked(tmp_path):
             "requires.targeting[0].terrains",
         ),
         ({"requires": {"sometimes": []}}, "requires.sometimes"),
+        (
+            {
+                "type": "alteration",
+                "effects": [{"do": "ward", "uses": 1}, {"do": "ward", "effect": ["kill"]}],
+            },
+            "effects",
+        ),
     ],
 )
 def test_cross_key_rules_are_enforced(changes, key):
