@@ -621,3 +621,22 @@ def test_D_SP48_rejuvenation_turns_away_the_first_missile_spell_with_the_same_si
         ("spell_executed", "shifting_sands", "red"),
     ]
     assert "rejuvenation" not in [s.spell_id for s in world.active_spells]
+
+
+def test_D_SP49_gorgons_gaze_turns_away_the_first_spell_that_would_remove_a_member():
+    """A group under Gorgon's Gaze has 1 more armor, and the first enemy spell that would remove
+    a member from the game squanders (Shifting Sands); the gaze ends with it, armor and all, and
+    the next removal (Jumping Land) executes (docs/spells.md D-SP49)."""
+    b = Board()
+    b.group(RED, "D3")
+    g = b.group(BLUE, "D5", "swordsman", "archer")
+    b.active("gorgons_gaze", BLUE, HostRef.group(g))
+    first = b.minion_ids(g)[0]
+    sands, land = (b.card(RED, s) for s in ("shifting_sands", "jumping_land"))
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(sands, "minion", first), cast(land, "square", "D5")]})
+    assert kinds(world, "spell_squandered") == [("spell_squandered", "shifting_sands", "red")]
+    assert ("spell_executed", "jumping_land", "red") in kinds(world, "spell_executed")
+    assert world.group(g) is None
+    assert "gorgons_gaze" not in [s.spell_id for s in world.active_spells]
+
