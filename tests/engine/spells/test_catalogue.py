@@ -640,3 +640,21 @@ def test_D_SP49_gorgons_gaze_turns_away_the_first_spell_that_would_remove_a_memb
     assert world.group(g) is None
     assert "gorgons_gaze" not in [s.spell_id for s in world.active_spells]
 
+
+def test_D_SP50_thorn_mark_ends_the_enemy_spells_that_heal_the_group_it_strikes():
+    """A Nature hex on an enemy group carries the thorns, and every visible enemy spell on the
+    group that heals it ends: Troll Blood, which heals only at the start of turn, and
+    Rejuvenation. A spell on the group that does not heal (Fortitude) and one on a single
+    member (Regeneration) stay (docs/spells.md D-SP50)."""
+    b = Board()
+    b.group(RED, "D3")
+    g = b.group(BLUE, "D5", "swordsman", "swordsman", hp=20)
+    for spell_id in ("troll_blood", "rejuvenation", "fortitude"):
+        b.active(spell_id, BLUE, HostRef.group(g))
+    member = b.minion_ids(g)[0]
+    b.active("regeneration", BLUE, HostRef.minion(member))
+    stampede = b.card(RED, "stampede")
+    with_pool(b, RED)
+    world = run(b, {RED: [cast(stampede, "group", g)]})
+    assert ("spell_executed", "thorn_mark", "red") in kinds(world, "spell_executed")
+    assert sorted(s.spell_id for s in world.active_spells) == ["fortitude", "regeneration"]
