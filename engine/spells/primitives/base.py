@@ -198,9 +198,9 @@ def matches_filter(caster: Side, spell: ActiveSpell, definition: SpellDef, effec
     if isinstance(qualifier, str) and not definition.target.has(qualifier):
         return False
     ops = p.texts("effect")
+    if not ops:
+        return True
     # A spell's effects include those its triggers run: Troll Blood heals only at the start
     # of turn, and is still a spell that heals.
-    return not ops or any(
-        e.op in ops
-        for e in (*definition.effects, *(e for t in definition.triggers for e in t.effects))
-    )
+    effects = (*definition.effects, *(e for t in definition.triggers for e in t.effects))
+    return any(e.op in ops for e in effects)
