@@ -185,7 +185,8 @@ class SpellDef:
     def ward_uses(self) -> int:
         """The squanders its wards allow before the spell ends (0: no limit). A spell's ward
         effects share one count; :func:`parse_spell` checks they name the same ``uses``."""
-        return next((e.params.num("uses") for e in self.effects if e.op == "ward"), 0)
+        wards = (e for e in (*self.effects, *self.boosted_effects) if e.op == "ward")
+        return next((e.params.num("uses") for e in wards), 0)
 
     def effects_for(self, boosted: bool) -> tuple[Effect, ...]:
         return self.boosted_effects if boosted and self.boosted_effects else self.effects

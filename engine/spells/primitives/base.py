@@ -118,8 +118,8 @@ def filter_words(params: Params) -> str:
         parts.append(f"'{params.text('spell')}'")
     if params.get("qualifier") is not None:
         parts.append(params.text("qualifier"))
-    if params.texts("effect"):
-        ops = params.texts("effect")
+    ops = params.texts("effect")
+    if ops:
         parts.append(f"{', '.join(ops[:-1])} or {ops[-1]}" if len(ops) > 1 else ops[0])
     return " ".join(parts)
 

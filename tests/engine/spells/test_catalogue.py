@@ -567,6 +567,26 @@ def test_D_SP38_a_siege_engine_is_armored_and_shoots_three():
     assert (engine.name, engine.hp, engine.armor, engine.missile) == ("Siege Engine", 12, 2, 3)
 
 
+def test_D_SP16_a_spell_counts_the_uses_of_its_wards_boosted_or_not():
+    """A ward's uses are read from the effects the spell was cast with: a spell warded only when
+    boosted still ends after its uses (docs/spells.md D-SP16)."""
+    table = {
+        "id": "x",
+        "name": "X",
+        "house": "war",
+        "cost": "1+0",
+        "boosted_cost": "2+0",
+        "type": "alteration",
+        "target": "group",
+        "rules": "r",
+        "effects": [{"do": "modify", "stat": "armor", "amount": 1}],
+        "boosted_effects": [{"do": "ward", "uses": 2}],
+    }
+    assert parse_spell_table(table, "war.toml").ward_uses == 2
+    del table["boosted_cost"], table["boosted_effects"]
+    assert parse_spell_table(table, "war.toml").ward_uses == 0
+
+
 def test_D_SP47_rejuvenation_turns_away_the_first_spell_that_would_remove_a_member():
     """The first enemy spell that would remove a member of a rejuvenated group from the game
     squanders (Shifting Sands), and the rejuvenation ends with it: the next (Jumping Land)
