@@ -90,6 +90,7 @@ def _effects(
 # One aura: the spell, its ``aura_modify`` effect, the square it radiates from, its radius.
 AuraSource = tuple[ActiveSpell, Effect, Coord, int]
 _AURAS_KEY: Final = ("aura_sources",)
+_AURA_WARD: Final = "aura_ward"
 
 
 def _aura_sources(view: Position, content: Content) -> tuple[AuraSource, ...]:
@@ -119,14 +120,53 @@ def _aura_sources(view: Position, content: Content) -> tuple[AuraSource, ...]:
     return out
 
 
-def _auras(view: Position, group: Group, content: Content) -> Iterator[tuple[ActiveSpell, Effect]]:
-    """``aura_modify`` effects of spells hosted within their radius of the group's square."""
+def _auras(
+    view: Position, group: Group, content: Content, warded: int | None = None
+) -> Iterator[tuple[ActiveSpell, Effect]]:
+    """``aura_modify`` effects of spells hosted within their radius of the group's square. With
+    ``warded`` (an ``aura_ward``'s ``most``), only the first that many spells an enemy minion
+    carries reach it, oldest first."""
     if not content.index.with_op("aura_modify"):
         return
     index, at, owner = content.index, group.coord, group.owner
+    borne: list[int] = []
     for spell, effect, source, radius in _aura_sources(view, content):
         if at.dist(source) <= radius and _applies(index, effect, spell, owner):
+            if warded is not None and _minion_borne(spell, owner):
+                if spell.uid not in borne:
+                    borne.append(spell.uid)
+                if len(borne) > warded:
+                    continue
             yield spell, effect
+
+
+def _minion_borne(spell: ActiveSpell, owner: object) -> bool:
+    """An enemy spell carried by a minion: what an ``aura_ward`` keeps out."""
+    return spell.host.kind == "minion" and spell.owner != owner
+
+
+def _aura_warded(view: Position, group: Group, content: Content) -> dict[object, int]:
+    """Member id -> the ``most`` of the strictest ``aura_ward`` reaching it: the members it was
+    cast on (N12, a later joiner is not warded), or the one minion it sits on. Empty when no
+    enemy minion's aura reaches the group, so that the common case asks nothing more."""
+    wards = content.index.with_op(_AURA_WARD)
+    if not wards or not view.spells_among(wards):
+        return {}
+    if not any(_minion_borne(spell, group.owner) for spell, _ in _auras(view, group, content)):
+        return {}
+    found: dict[object, int] = {}
+    for spell, effect in _effects(view, group, None, content, _AURA_WARD):
+        most = effect.params.num("most", 0)
+        members = spell.get("members") if spell.host.kind == "group" else None
+        if spell.host.kind == "minion":
+            reached: Iterable[object] = (spell.host.ref,)
+        elif isinstance(members, tuple):
+            reached = members
+        else:
+            reached = [m.id for m in group.minions]
+        for member in reached:
+            found[member] = min(most, found.get(member, most))
+    return found
 
 
 def has_auras(pos: Position) -> bool:
@@ -238,7 +278,8 @@ def effective_minion(pos: Position, group: Group, minion: Minion) -> Minion:
     changes = _stat_changes(
         content.index, _effects(pos, group, minion, content, _MODIFY), moves=False
     )
-    changes += _stat_changes(content.index, _auras(pos, group, content), moves=False)
+    warded = _aura_warded(pos, group, content).get(minion.id)
+    changes += _stat_changes(content.index, _auras(pos, group, content, warded), moves=False)
     if not changes:
         return minion
     return _with(minion, _folded(_base(minion), changes))
@@ -270,8 +311,14 @@ def effective_stats(
             shared += found
     # A spell's modify effects come before its aura effects, as for a single minion.
     auras = _stat_changes(content.index, _auras(pos, group, content), moves=False)
+    warded = _aura_warded(pos, group, content)
+    # The auras reaching a member under each ``most`` of the wards on the group.
+    kept_out: dict[int, list[Change]] = {
+        most: _stat_changes(content.index, _auras(pos, group, content, most), moves=False)
+        for most in set(warded.values())
+    }
     common = shared + auras
-    if not limited and not own:
+    if not limited and not own and not warded:
         # Every member hears the same spells: each kind of member folds once.
         if not common:
             return None
@@ -289,15 +336,17 @@ def effective_stats(
         return tuple(shared_out)
     out: list[Stats | None] = []
     # Members of one kind under the same spells fold alike.
-    folded: dict[tuple[Stats, tuple[Change, ...]], Stats] = {}
+    folded: dict[tuple[Stats, tuple[Change, ...], int | None], Stats] = {}
     for m in group.minions:
         extra = [c for cast_on, reaching in limited if m.id in cast_on for c in reaching]
         extra += own.get(m.id, ())
-        if not extra and not common:
+        most = warded.get(m.id)
+        reaching_auras = auras if most is None else kept_out[most]
+        if not extra and not shared and not reaching_auras:
             out.append(None)
             continue
-        changes = [*shared, *extra, *auras] if extra else common
-        key = (_base(m), tuple(extra))
+        changes = [*shared, *extra, *reaching_auras]
+        key = (_base(m), tuple(extra), most)
         stats = folded.get(key)
         if stats is None:
             stats = folded[key] = _folded(key[0], changes)
@@ -314,7 +363,13 @@ def effective_group(pos: Position, group: Group) -> tuple[Minion, ...]:
 def moves(pos: Position, group: Group) -> int:
     """Squares the group may move this turn (1, changed by ``modify stat = "moves"``)."""
     content = pos.content
-    found = [*_effects(pos, group, None, content, _MODIFY), *_auras(pos, group, content)]
+    # The group moves as one: an enemy minion's aura is kept out only as far as every member
+    # is warded.
+    warded = _aura_warded(pos, group, content)
+    whole = None
+    if warded and all(m.id in warded for m in group.minions):
+        whole = max(warded[m.id] for m in group.minions)
+    found = [*_effects(pos, group, None, content, _MODIFY), *_auras(pos, group, content, whole)]
     changes = _stat_changes(content.index, found, moves=True)
     if not changes:
         return 1

@@ -83,6 +83,27 @@ PRIMITIVES = (
         reads=("phase.execute_cast",),
     ),
     Primitive(
+        "aura_ward",
+        (
+            Key("most", "int", default=0, minimum=0),
+            Key("who", "str", default="all", choices=("all", "friendly", "enemy")),
+        ),
+        lambda p: (
+            "While active: "
+            + (
+                f"at most {p.num('most')} of the auras enemy minions carry (the oldest) reach"
+                if p.num("most")
+                else "no aura carried by an enemy minion reaches"
+            )
+            + (
+                " the host's members."
+                if p.text("who", "all") == "all"
+                else f" {p.text('who')} minions under it."
+            )
+        ),
+        reads=_STAT_READS,
+    ),
+    Primitive(
         "lock_initiative",
         (),
         lambda p: "While active: its owner holds initiative, whatever else happens.",

@@ -6,7 +6,7 @@ import pytest
 
 from engine.content import Content
 from engine.spells.catalogue import load_spells, parse_spell_table
-from engine.spells.modifiers import can_move, effective_minion
+from engine.spells.modifiers import can_move, effective_group, effective_minion
 from engine.spells.primitives import PRIMITIVES
 from engine.spells.requirements import REQUIREMENTS
 from engine.spells.schema import SpellDataError
@@ -21,7 +21,17 @@ from engine.spells.vocab import (
     TARGET_KINDS,
 )
 from engine.state import GLOBE, HostRef, Mana, Minion
-from tests.engine.spells.helpers import BLUE, RED, Board, at, cast, kinds, run, with_pool
+from tests.engine.spells.helpers import (
+    BLUE,
+    RED,
+    Board,
+    at,
+    cast,
+    kinds,
+    run,
+    with_pool,
+    world_of,
+)
 
 DATA = Path(__file__).resolve().parents[3] / "data" / "spells"
 
@@ -678,3 +688,53 @@ def test_D_SP50_thorn_mark_ends_the_enemy_spells_that_heal_the_group_it_strikes(
     world = run(b, {RED: [cast(stampede, "group", g)]})
     assert ("spell_executed", "thorn_mark", "red") in kinds(world, "spell_executed")
     assert sorted(s.spell_id for s in world.active_spells) == ["fortitude", "regeneration"]
+
+
+def test_D_SP51_helm_and_insight_keep_out_the_calm_of_an_enemy_diomesia():
+    """Diomesia's calm takes 1 from the hand and bow of every enemy beside her, once for each
+    Diomesia. Beobogh's Helm keeps out every aura an enemy minion carries (an `aura_ward`): the
+    members it was cast on strike as before, a swordsman that joined the group later does not
+    (N12), and a group without it is calmed. Insight lets in only the oldest such aura: its
+    swordsman between two Diomesias strikes 1 weaker, not 2 (docs/spells.md D-SP51)."""
+    b = Board()
+    for square in ("D4", "F4"):
+        dio = b.group(BLUE, square)
+        b.active("diomesias_calm", BLUE, HostRef.minion(b.minion_ids(dio)[0]))
+    helmed = b.group(RED, "C4", "swordsman", "swordsman", "swordsman")
+    early, _, joiner = b.minion_ids(helmed)
+    b.active("beobogh_helm", RED, HostRef.group(helmed), members=tuple(b.minion_ids(helmed)[:2]))
+    insightful = b.group(RED, "E4")
+    b.active("insight", RED, HostRef.group(insightful))
+    bare = b.group(RED, "D3")
+    between = b.group(RED, "E5")  # beside neither: dist 2 from both Diomesias
+    world = world_of(b.state())
+
+    def hands(gid: int) -> dict[int, int]:
+        group = world.group(gid)
+        assert group is not None
+        return {m.id: m.hand for m in effective_group(world, group)}
+
+    helm = hands(helmed)
+    assert helm[early] == 2 and helm[joiner] == 1
+    assert list(hands(insightful).values()) == [1]
+    assert list(hands(bare).values()) == [1]
+    assert list(hands(between).values()) == [2]
+    group = world.group(helmed)
+    assert group is not None
+    assert {m.armor for m in effective_group(world, group) if m.id != joiner} == {2}
+    assert {effective_minion(world, group, m).hand for m in group.minions} == {1, 2}
+
+
+def test_D_SP51_the_aura_ward_keeps_out_only_what_an_enemy_minion_carries():
+    """An enemy structure's aura (Mind's Tower of Whispers, 1 weaker by hand) still reaches a
+    helmed group; it is the calm of a minion the Helm keeps out (docs/spells.md D-SP51)."""
+    b = Board()
+    town = b.structure("town", "D4", BLUE)
+    b.active("tower_of_whispers", BLUE, HostRef.structure(town))
+    helmed = b.group(RED, "C4", "swordsman")
+    b.active("beobogh_helm", RED, HostRef.group(helmed))
+    world = world_of(b.state())
+    group = world.group(helmed)
+    assert group is not None
+    assert [m.hand for m in effective_group(world, group)] == [1]
+
