@@ -738,3 +738,24 @@ def test_D_SP51_the_aura_ward_keeps_out_only_what_an_enemy_minion_carries():
     assert group is not None
     assert [m.hand for m in effective_group(world, group)] == [1]
 
+
+def test_D_SP52_hymn_of_dawn_lets_only_the_oldest_calm_reach_the_casters_minions():
+    """Under Hymn of Dawn every minion of its caster fights a level up, and of the auras enemy
+    minions carry only the oldest reaches it: a Hope swordsman between two Diomesias strikes 1
+    weaker, not 2. The hymn wards its caster's side alone (`who = "friendly"`): an enemy
+    group beside two calm-bearers of the hymn's side is calmed twice (docs/spells.md D-SP52)."""
+    b = Board()
+    for square in ("D4", "F4"):
+        dio = b.group(BLUE, square)
+        b.active("diomesias_calm", BLUE, HostRef.minion(b.minion_ids(dio)[0]))
+    hopeful = b.group(RED, "E4")
+    for square in ("B6", "C7"):
+        bearer = b.group(RED, square)
+        b.active("diomesias_calm", RED, HostRef.minion(b.minion_ids(bearer)[0]))
+    enemy = b.group(BLUE, "B7")
+    b.active("hymn_of_dawn", RED, GLOBE)
+    world = world_of(b.state())
+    for gid, hand, level in ((hopeful, 1, 1), (enemy, 0, 0)):
+        group = world.group(gid)
+        assert group is not None
+        assert [(m.hand, m.level) for m in effective_group(world, group)] == [(hand, level)]
