@@ -6,7 +6,7 @@ import pytest
 
 from engine.content import Content
 from engine.spells.catalogue import load_spells, parse_spell_table
-from engine.spells.modifiers import can_move, effective_group, effective_minion
+from engine.spells.modifiers import can_move, effective_group, effective_minion, moves
 from engine.spells.primitives import PRIMITIVES
 from engine.spells.requirements import REQUIREMENTS
 from engine.spells.schema import SpellDataError
@@ -27,6 +27,7 @@ from tests.engine.spells.helpers import (
     Board,
     at,
     cast,
+    content_with,
     kinds,
     run,
     with_pool,
@@ -759,3 +760,36 @@ def test_D_SP52_hymn_of_dawn_lets_only_the_oldest_calm_reach_the_casters_minions
         group = world.group(gid)
         assert group is not None
         assert [(m.hand, m.level) for m in effective_group(world, group)] == [(hand, level)]
+
+
+def test_D_SP51_a_group_moves_past_an_enemy_minions_aura_only_when_every_member_is_warded():
+    """A group moves as one: an aura an enemy minion carries that slows its neighbours (an
+    inline spell; no shipped minion slows) does not slow a helmed group, but does once a
+    minion the Helm was not cast on has joined it (docs/spells.md D-SP51)."""
+    content = content_with(
+        """
+[[spell]]
+id = "mire_gaze"
+name = "Mire Gaze"
+house = "life"
+cost = "0+0"
+type = "alteration"
+target = "minion"
+helper = true
+visible = false
+rules = "Enemies beside its bearer move 1 square less."
+effects = [{ do = "aura_modify", stat = "moves", amount = -1, radius = 1 }]
+"""
+    )
+    b = Board()
+    slower = b.group(BLUE, "D4")
+    b.active("mire_gaze", BLUE, HostRef.minion(b.minion_ids(slower)[0]))
+    whole = b.group(RED, "C4", "swordsman", "swordsman")
+    b.active("beobogh_helm", RED, HostRef.group(whole), members=tuple(b.minion_ids(whole)))
+    joined = b.group(RED, "E4", "swordsman", "swordsman")
+    b.active("beobogh_helm", RED, HostRef.group(joined), members=tuple(b.minion_ids(joined)[:1]))
+    world = world_of(b.state(), content)
+    for gid, squares in ((whole, 1), (joined, 0)):
+        group = world.group(gid)
+        assert group is not None
+        assert moves(world, group) == squares
