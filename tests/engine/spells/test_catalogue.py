@@ -793,3 +793,27 @@ effects = [{ do = "aura_modify", stat = "moves", amount = -1, radius = 1 }]
         group = world.group(gid)
         assert group is not None
         assert moves(world, group) == squares
+
+
+def test_D_SP51_the_strictest_aura_ward_on_a_member_holds():
+    """Under both the Helm (no calm in) and Insight (the oldest in), a member takes no calm: the
+    strictest ward holds. A ward sitting on one minion wards that minion alone (docs/spells.md
+    D-SP51)."""
+    b = Board()
+    for square in ("D4", "F4"):
+        dio = b.group(BLUE, square)
+        b.active("diomesias_calm", BLUE, HostRef.minion(b.minion_ids(dio)[0]))
+    both = b.group(RED, "E4", "swordsman", "swordsman")
+    b.active("beobogh_helm", RED, HostRef.group(both))
+    b.active("insight", RED, HostRef.group(both))
+    one = b.group(RED, "D3", "swordsman", "swordsman")
+    shielded, bare = b.minion_ids(one)
+    b.active("beobogh_helm", RED, HostRef.minion(shielded))
+    world = world_of(b.state())
+    hands = {}
+    for gid in (both, one):
+        group = world.group(gid)
+        assert group is not None
+        hands.update({m.id: m.hand for m in effective_group(world, group)})
+    assert [hands[m] for m in b.minion_ids(both)] == [2, 2]
+    assert (hands[shielded], hands[bare]) == (2, 1)
