@@ -762,6 +762,30 @@ def test_D_SP52_hymn_of_dawn_lets_only_the_oldest_calm_reach_the_casters_minions
         assert [(m.hand, m.level) for m in effective_group(world, group)] == [(hand, level)]
 
 
+def test_D_SP53_hymn_of_dawn_lifts_its_casters_minions_a_level_never_above_three():
+    """Under Hymn of Dawn every minion of its caster fights a level up, but never above level 3,
+    the most a recruit earns (D-LEVELS): veterans of levels 0 to 3 fight at 1, 2, 3 and 3. An
+    enemy's minions are not lifted, and Obeisance still brings a hymned group down to level 0
+    (docs/spells.md D-SP53)."""
+    b = Board()
+    veterans = b.group(RED, "E4", "swordsman", "swordsman", "swordsman", "swordsman")
+    bowed = b.group(RED, "B4", "swordsman")
+    enemy = b.group(BLUE, "H4", "swordsman")
+    b.groups = [
+        g.with_minions(tuple(m.with_level(i) for i, m in enumerate(g.minions)))
+        if g.id in (veterans, enemy)
+        else g.with_minions(tuple(m.with_level(3) for m in g.minions))
+        for g in b.groups
+    ]
+    b.active("hymn_of_dawn", RED, GLOBE)
+    b.active("obeisance", BLUE, HostRef.group(bowed))
+    world = world_of(b.state())
+    for gid, levels in ((veterans, [1, 2, 3, 3]), (bowed, [0]), (enemy, [0])):
+        group = world.group(gid)
+        assert group is not None
+        assert [m.level for m in effective_group(world, group)] == levels
+
+
 def test_D_SP51_a_group_moves_past_an_enemy_minions_aura_only_when_every_member_is_warded():
     """A group moves as one: an aura an enemy minion carries that slows its neighbours (an
     inline spell; no shipped minion slows) does not slow a helmed group, but does once a
