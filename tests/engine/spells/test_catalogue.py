@@ -771,10 +771,9 @@ def test_D_SP53_hymn_of_dawn_lifts_its_casters_minions_a_level_never_above_three
     veterans = b.group(RED, "E4", "swordsman", "swordsman", "swordsman", "swordsman")
     bowed = b.group(RED, "B4", "swordsman")
     enemy = b.group(BLUE, "H4", "swordsman")
+    earned = {veterans: (0, 1, 2, 3), bowed: (3,), enemy: (0,)}
     b.groups = [
-        g.with_minions(tuple(m.with_level(i) for i, m in enumerate(g.minions)))
-        if g.id in (veterans, enemy)
-        else g.with_minions(tuple(m.with_level(3) for m in g.minions))
+        g.with_minions(tuple(m.with_level(n) for m, n in zip(g.minions, earned[g.id], strict=True)))
         for g in b.groups
     ]
     b.active("hymn_of_dawn", RED, GLOBE)
