@@ -672,6 +672,12 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
             played[house] += 1
             pair_points[(house, rival)] += r.points(side)
             pair_games[(house, rival)] += 1
+    # A game's map is its seed and realm (G2). Pair runs on one seed play game i of every pair
+    # on the same map, so a house's games over its pairs can be few maps many times over.
+    maps: dict[str, set[tuple[int, str]]] = defaultdict(set)
+    for r in results:
+        for side in ("red", "blue"):
+            maps[r.house(side)].add((r.seed, r.realm))
     houses = sorted(content.houses)
     house_win_share = {h: _share(points[h], played[h]) for h in houses if played[h]}
     house_interval = {
@@ -759,7 +765,9 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         "peak_active_p90": percentile(peaks, 0.9) if peaks else None,
         "share_peak_50": _share(sum(p >= PEAKS[0] for p in peaks), n),
         "share_peak_100": _share(sum(p >= PEAKS[1] for p in peaks), n),
+        "maps": len({(r.seed, r.realm) for r in results}),
         "house_games": {h: played[h] for h in houses if played[h]},
+        "house_maps": {h: len(maps[h]) for h in houses if played[h]},
         "house_win_share": house_win_share,
         "house_win_interval": {h: list(iv) for h, iv in house_interval.items()},
         "house_matrix": matrix,
@@ -801,7 +809,8 @@ def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
 
     run_info = summary["run"]
     line(
-        f"{summary['games']} games, level {run_info['level']}, budget {run_info['budget']}, "
+        f"{summary['games']} games on {summary['maps']} maps, level {run_info['level']}, "
+        f"budget {run_info['budget']}, "
         f"seed {run_info['seed']}, turn cap {run_info['max_turns']}, "
         f"{run_info['seconds']:.0f} s with {run_info['workers']} worker(s); per game "
         f"{summary['seconds_per_game']:.1f} s wall, {summary['cpu_seconds_per_game']:.1f} s CPU"
@@ -839,10 +848,13 @@ def print_report(summary: dict[str, Any], out: TextIO = sys.stdout) -> None:
         f"undecided {summary['undecided']})"
     )
     line()
-    line("house         games  share  95% interval")
+    line("house         games   maps  share  95% interval")
     for house, share in summary["house_win_share"].items():
         low, high = summary["house_win_interval"][house]
-        line(f"{house:<13} {summary['house_games'][house]:>5}  {share:>5.0%}  {low:.0%}-{high:.0%}")
+        line(
+            f"{house:<13} {summary['house_games'][house]:>5}  {summary['house_maps'][house]:>5}  "
+            f"{share:>5.0%}  {low:.0%}-{high:.0%}"
+        )
     line()
     houses = list(summary["house_win_share"])
     line("win share of the row house against the column house (games in brackets)")

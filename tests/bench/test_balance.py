@@ -303,6 +303,34 @@ def test_every_pair_plays_the_games_of_its_own_pair_run(content: Content) -> Non
         ]
 
 
+def test_game_i_of_every_pair_run_on_a_seed_is_one_map(
+    smoke: tuple[dict[str, Any], str, Path], content: Content
+) -> None:
+    """A game's map is its seed and realm (G2). Pair runs on one seed play their game i on the
+    same map, so a house's games over its pairs are few maps many times over; the report counts
+    the maps of the run and of each house, and a run of the whole schedule gives every game its
+    own."""
+    _, _, turns_dir = smoke
+    options: dict[str, Any] = {"level": "greedy", "budget": None, "max_turns": 60}
+    pairs = [
+        schedule(4, 0, content, house="war", against=rival, **options)
+        for rival in ("body", "nature")
+    ]
+    assert [(j.seed, j.realm) for j in pairs[0]] == [(j.seed, j.realm) for j in pairs[1]]
+    full = schedule(24, 0, content, **options)
+    assert len({(j.seed, j.realm) for j in full}) == 24
+    game = replay_saved(turns_dir / "game-0000.jsonl", content)
+    assert game is not None
+    results = [
+        replace(game, index=k, red=job.red, blue=job.blue, seed=job.seed, realm=job.realm)
+        for k, job in enumerate(pairs[0] + pairs[1])
+    ]
+    summary = summarize(results, content)
+    assert summary["maps"] == 4
+    assert summary["house_games"]["war"] == 8 and summary["house_maps"]["war"] == 4
+    assert summary["house_maps"]["body"] == summary["house_maps"]["nature"] == 4
+
+
 # The first line of a text report, for a summary made without a run.
 _RUN = {"level": "greedy", "budget": None, "seed": 0, "max_turns": 60, "seconds": 0, "workers": 1}
 
@@ -440,11 +468,15 @@ def test_the_text_report_shows_the_same_figures(smoke: tuple[dict[str, Any], str
     out = io.StringIO()
     print_report(summary, out)
     text = out.getvalue()
-    assert f"{summary['games']} games, level {STRONGEST}, budget 4, seed 7" in text
+    assert (
+        f"{summary['games']} games on {summary['maps']} maps, level {STRONGEST}, budget 4, seed 7"
+        in text
+    )
     assert f"game length: median {summary['median_turns']}" in text
     assert f"red won {summary['red_wins']}, blue {summary['blue_wins']}" in text
     for house in summary["house_win_share"]:
-        assert f"\n{house:<13} {summary['house_games'][house]:>5}" in text
+        games, maps = summary["house_games"][house], summary["house_maps"][house]
+        assert f"\n{house:<13} {games:>5}  {maps:>5}" in text
     for spell_id in summary["deck_spells"]:
         assert f"\n{spell_id:<24}" in text
     for house, causes in summary["losses_per_game"].items():
