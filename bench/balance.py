@@ -665,6 +665,9 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
     played: Counter[str] = Counter()
     pair_points: dict[tuple[str, str], float] = defaultdict(float)
     pair_games: Counter[tuple[str, str]] = Counter()
+    # A game's map is its seed and realm (G2). Pair runs on one seed play game i of every pair
+    # on the same map, so a house's games over its pairs can be few maps many times over.
+    maps: dict[str, set[tuple[int, str]]] = defaultdict(set)
     for r in results:
         for side, other in (("red", "blue"), ("blue", "red")):
             house, rival = r.house(side), r.house(other)
@@ -672,12 +675,7 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
             played[house] += 1
             pair_points[(house, rival)] += r.points(side)
             pair_games[(house, rival)] += 1
-    # A game's map is its seed and realm (G2). Pair runs on one seed play game i of every pair
-    # on the same map, so a house's games over its pairs can be few maps many times over.
-    maps: dict[str, set[tuple[int, str]]] = defaultdict(set)
-    for r in results:
-        for side in ("red", "blue"):
-            maps[r.house(side)].add((r.seed, r.realm))
+            maps[house].add((r.seed, r.realm))
     houses = sorted(content.houses)
     house_win_share = {h: _share(points[h], played[h]) for h in houses if played[h]}
     house_interval = {
@@ -765,7 +763,7 @@ def summarize(results: Sequence[GameResult], content: Content) -> dict[str, Any]
         "peak_active_p90": percentile(peaks, 0.9) if peaks else None,
         "share_peak_50": _share(sum(p >= PEAKS[0] for p in peaks), n),
         "share_peak_100": _share(sum(p >= PEAKS[1] for p in peaks), n),
-        "maps": len({(r.seed, r.realm) for r in results}),
+        "maps": len(set().union(*maps.values())),
         "house_games": {h: played[h] for h in houses if played[h]},
         "house_maps": {h: len(maps[h]) for h in houses if played[h]},
         "house_win_share": house_win_share,
